@@ -1,0 +1,1 @@
+"""Ingestion: rules documents to normalized per-rule records under English keys."""

@@ -1,0 +1,55 @@
+"""Edition dates written in Italian, French, Spanish or English, read with babel's month names."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from functools import cache
+
+from corpus.languages import LANGUAGES
+from corpus.text import fold
+
+_DAY_FIRST = re.compile(
+    r"\b(?P<day>\d{1,2})(?:er|º|°|o)?\s+(?:de\s+)?(?P<month>[^\W\d_]+)\.?\s+(?:de\s+|del\s+)?(?P<year>\d{4})\b"
+)
+_MONTH_FIRST = re.compile(r"\b(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})\b")
+
+
+@cache
+def month_names() -> dict[str, int]:
+    """Folded month names (wide and abbreviated) of every language in the table."""
+    from babel.dates import get_month_names
+
+    names: dict[str, int] = {}
+    for code in LANGUAGES:
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, locale=code).items():
+                    names[fold(name).rstrip(".")] = number
+    return names
+
+
+def parse_date(text: str) -> date | None:
+    """The first date in the text, in any of the four languages, or None."""
+    months = month_names()
+    candidates = []
+    for pattern in (_DAY_FIRST, _MONTH_FIRST):
+        for match in pattern.finditer(text):
+            month = months.get(fold(match["month"]))
+            if month is None:
+                continue
+            try:
+                found = date(int(match["year"]), month, int(match["day"]))
+            except ValueError:
+                continue
+            candidates.append((match.start(), found))
+    return min(candidates)[1] if candidates else None
+
+
+def find_edition(lines: list[str], limit: int = 40) -> tuple[str | None, int | None]:
+    """The edition date in a document's opening lines: ISO date and the 1-based line, or None."""
+    for number, line in enumerate(lines[:limit], start=1):
+        found = parse_date(line)
+        if found:
+            return found.isoformat(), number
+    return None, None

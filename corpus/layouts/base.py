@@ -1,0 +1,113 @@
+"""What every layout parser receives and returns, and a helper to build records in order."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from corpus.languages import LANGUAGES, all_labels
+from corpus.records import Align, Dropped, Record
+from corpus.text import normalize
+
+SEPARATOR = re.compile(r"^[\s|\-_=*~#·•.]+$")
+
+
+def label_pattern(attribute: str) -> re.Pattern[str]:
+    """`Esempio:`, `- Example:`, `Exemple :` ... for one kind of label in every language."""
+    labels = "|".join(re.escape(label) for label in all_labels(attribute))
+    return re.compile(rf"^(?:[-•–]\s*)?(?:{labels})\s*:", re.IGNORECASE)
+
+
+EXAMPLE_LINE = label_pattern("example_labels")
+NOTE_LINE = label_pattern("note_labels")
+
+
+@dataclass(frozen=True)
+class Context:
+    """A decoded document with what was detected before parsing."""
+
+    source: str
+    lang: str
+    edition: str | None
+    lines: list[str]  # raw lines, index 0 is line 1
+    edition_line: int | None = None
+
+    @property
+    def language(self):  # type: ignore[no-untyped-def]
+        return LANGUAGES[self.lang]
+
+
+@dataclass
+class Parsed:
+    records: list[Record] = field(default_factory=list)
+    dropped: list[Dropped] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    metadata: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Draft:
+    """A record being assembled from one or more lines."""
+
+    kind: str
+    key: str
+    first: int
+    last: int
+    parts: list[str]
+    number: str | None = None
+    inferred: bool = False
+    parent: str | None = None
+    title: str | None = None
+    align: Align = field(default_factory=lambda: Align("number"))
+
+
+class Builder:
+    """Collects drafts and dropped lines; turns drafts into frozen records in source order."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.parsed = Parsed()
+        self._drafts: list[Draft] = []
+
+    def start(self, draft: Draft) -> Draft:
+        self._drafts.append(draft)
+        return draft
+
+    def extend(self, draft: Draft, line_number: int, text: str) -> None:
+        draft.parts.append(text)
+        draft.last = line_number
+
+    def drop(self, line_number: int, text: str, reason: str) -> None:
+        self.parsed.dropped.append(Dropped(line_number, normalize(text), reason))
+
+    def warn(self, message: str) -> None:
+        self.parsed.warnings.append(message)
+
+    def finish(self) -> Parsed:
+        drafts = [draft for draft in self._drafts if draft.parts]
+        for seq, draft in enumerate(drafts):
+            text = normalize(" ".join(draft.parts))
+            self.parsed.records.append(
+                Record(
+                    lang=self.ctx.lang,
+                    source=self.ctx.source,
+                    kind=draft.kind,
+                    text=text,
+                    lines=(draft.first, draft.last),
+                    key=draft.key,
+                    number=draft.number,
+                    inferred=draft.inferred,
+                    parent=draft.parent,
+                    edition=self.ctx.edition,
+                    title=draft.title,
+                    align=draft.align,
+                    seq=seq,
+                )
+            )
+        self.parsed.dropped.sort(key=lambda d: d.line)
+        return self.parsed
+
+
+def non_blank(lines: list[str]) -> list[tuple[int, str]]:
+    """(1-based line number, stripped text) of every non-blank line."""
+    return [(i, line.strip()) for i, line in enumerate(lines, start=1) if line.strip()]

@@ -1,0 +1,41 @@
+"""Forum copy of numbered rules: `205.2a.` numbers with trailing dots, `Exemple :` and `Note :`
+lines, and the forum's own chrome (message counts, views, footer links) around them."""
+
+from __future__ import annotations
+
+import re
+
+from corpus.layouts.base import Context, Parsed, non_blank
+from corpus.layouts.numbered import numbered_stats, parse_numbered
+
+NAME = "forum-copy"
+
+# Thread chrome: "5 messages · 721 vues", "12 replies · 300 views", "Messaggi: 4".
+FORUM_CHROME = re.compile(
+    r"\b(messages?|messaggi|mensajes|vues|views|visite|visitas|replies|réponses|risposte|"
+    r"respuestas|forum|foro|posted|posté|participé)\b",
+    re.IGNORECASE,
+)
+
+
+def score(lines: list[str]) -> tuple[float, str]:
+    total, numbered, dotted, subrules = numbered_stats(lines)
+    if not total or numbered < 2 or not subrules:
+        return 0.0, "no numbered subrules"
+    rows = non_blank(lines)
+    edges = [text for _, text in rows[:2] + rows[-2:]]
+    chrome = sum(bool(FORUM_CHROME.search(text)) for text in edges)
+    share = numbered / total
+    dotted_share = dotted / subrules
+    value = share * (0.4 + 0.5 * dotted_share) + 0.1 * min(chrome, 2)
+    return (
+        round(value, 3),
+        f"{numbered} of {total} lines are numbered rules, {dotted} of {subrules} subrules "
+        f"printed with a trailing dot, {chrome} forum chrome lines at the edges",
+    )
+
+
+def parse(ctx: Context) -> Parsed:
+    return parse_numbered(
+        ctx, preamble="boilerplate: forum header", trailer="boilerplate: forum footer"
+    )

@@ -1,0 +1,59 @@
+"""The curated table of set mechanics: English name, CR rule, names in other languages."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from corpus.text import fold
+
+
+@dataclass(frozen=True)
+class Mechanic:
+    english: str
+    rule: str
+    category: str
+    names: dict[str, tuple[str, ...]]
+    part_of: str | None = None
+
+    def pattern(self, lang: str) -> re.Pattern[str] | None:
+        names = self.names.get(lang, ())
+        if lang == "en" or not names:
+            names = (*names, self.english)
+        alternation = "|".join(re.escape(fold(name)) for name in names)
+        return re.compile(rf"\b(?:{alternation})\b")
+
+
+@cache
+def mechanics() -> tuple[Mechanic, ...]:
+    raw = json.loads(resources.files("corpus").joinpath("data/mechanics.json").read_text("utf-8"))
+    return tuple(
+        Mechanic(
+            english=entry["english"],
+            rule=entry["rule"],
+            category=entry["category"],
+            names={lang: tuple(names) for lang, names in entry["names"].items()},
+            part_of=entry.get("part_of"),
+        )
+        for entry in raw["mechanics"]
+    )
+
+
+def by_english(name: str) -> Mechanic | None:
+    folded = fold(name)
+    return next((m for m in mechanics() if fold(m.english) == folded), None)
+
+
+def find_mechanics(text: str, lang: str) -> list[Mechanic]:
+    """Mechanics named in the text, in the order they first appear."""
+    folded = fold(text)
+    found = []
+    for mechanic in mechanics():
+        pattern = mechanic.pattern(lang)
+        match = pattern.search(folded) if pattern else None
+        if match:
+            found.append((match.start(), mechanic))
+    return [m for _, m in sorted(found, key=lambda pair: pair[0])]

@@ -1,0 +1,135 @@
+"""Records and documents: the hand-off between ingestion and indexing, serialized as JSONL."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field, replace
+from typing import IO, Any
+
+KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
+
+
+@dataclass(frozen=True)
+class Align:
+    """How a record's English key was found, and how sure we are."""
+
+    method: str  # "number", "mechanic", "content", "override", "own"
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
+class Record:
+    lang: str
+    source: str
+    kind: str
+    text: str
+    lines: tuple[int, int]
+    key: str
+    number: str | None = None
+    inferred: bool = False
+    parent: str | None = None
+    edition: str | None = None
+    title: str | None = None
+    terms: tuple[str, ...] = ()
+    align: Align = field(default_factory=lambda: Align("number"))
+    seq: int = 0  # position in its document, for a stable order
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["lines"] = list(self.lines)
+        data["terms"] = list(self.terms)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Record:
+        values = dict(data)
+        values["lines"] = tuple(values["lines"])
+        values["terms"] = tuple(values.get("terms", ()))
+        values["align"] = Align(**values.get("align") or {"method": "number"})
+        return cls(**values)
+
+    def with_key(self, key: str, align: Align) -> Record:
+        return replace(self, key=key, align=align)
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """A non-blank source line that is in no record, and why."""
+
+    line: int
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Document:
+    source: str
+    lang: str
+    edition: str | None
+    layout: str
+    layout_reason: str
+    records: tuple[Record, ...]
+    dropped: tuple[Dropped, ...]
+    warnings: tuple[str, ...] = ()
+    metadata: tuple[tuple[str, str], ...] = ()
+    sha256: str = ""
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for record in self.records:
+            counts[record.kind] = counts.get(record.kind, 0) + 1
+        return counts
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "lang": self.lang,
+            "edition": self.edition,
+            "format": self.layout,
+            "format_reason": self.layout_reason,
+            "records": len(self.records),
+            "counts": self.counts(),
+            "dropped": [asdict(d) for d in self.dropped],
+            "warnings": list(self.warnings),
+            "metadata": dict(self.metadata),
+            "sha256": self.sha256,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.summary()
+        data["layout_reason"] = data.pop("format_reason")
+        data["layout"] = data.pop("format")
+        del data["records"], data["counts"]
+        data["records"] = [r.to_dict() for r in self.records]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Document:
+        return cls(
+            source=data["source"],
+            lang=data["lang"],
+            edition=data["edition"],
+            layout=data["layout"],
+            layout_reason=data["layout_reason"],
+            records=tuple(Record.from_dict(r) for r in data["records"]),
+            dropped=tuple(Dropped(**d) for d in data["dropped"]),
+            warnings=tuple(data["warnings"]),
+            metadata=tuple(data["metadata"].items()),
+            sha256=data.get("sha256", ""),
+        )
+
+
+def write_jsonl(records: Iterable[Record], out: IO[str]) -> int:
+    count = 0
+    for record in records:
+        out.write(json.dumps(record.to_dict(), ensure_ascii=False, sort_keys=True))
+        out.write("\n")
+        count += 1
+    return count
+
+
+def read_jsonl(lines: Iterable[str]) -> Iterator[Record]:
+    for line in lines:
+        if line.strip():
+            yield Record.from_dict(json.loads(line))

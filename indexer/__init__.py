@@ -1,0 +1,1 @@
+"""Records to a Whoosh index: schema, per-language analyzers, atomic builds."""

@@ -1,0 +1,1 @@
+"""Queries to ranked, aligned, side-by-side results, and the command line."""

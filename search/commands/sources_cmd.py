@@ -1,0 +1,40 @@
+"""`mtgrules sources`: every document, its language, edition, layout, counts and dropped lines."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from search.commands.options import json_option
+
+
+@click.command("sources")
+@json_option
+@click.option("--dropped/--no-dropped", default=True, help="List every dropped line.")
+def command(as_json: bool, dropped: bool) -> None:
+    """List the documents in the library and what was made of them."""
+    from corpus import library
+
+    loaded = library.load()
+    summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
+    if as_json:
+        payload = {"documents": summaries, "failures": list(loaded.failures)}
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        return
+    for summary in summaries:
+        counts = ", ".join(f"{n} {kind}" for kind, n in sorted(summary["counts"].items()))
+        click.echo(
+            f"{summary['source']}  lang={summary['lang']}  edition={summary['edition'] or 'unknown'}"
+            f"  format={summary['format']}"
+        )
+        click.echo(f"  records: {summary['records']} ({counts})")
+        click.echo(f"  layout: {summary['format_reason']}")
+        click.echo(f"  dropped: {len(summary['dropped'])} lines")
+        if dropped:
+            for line in summary["dropped"]:
+                click.echo(f"    line {line['line']}: {line['reason']}: {line['text'][:70]}")
+        for warning in summary["warnings"]:
+            click.echo(f"  warning: {warning}")
+    for failure in loaded.failures:
+        click.echo(f"error: {failure}", err=True)
