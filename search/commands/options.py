@@ -32,3 +32,60 @@ def lang_option(help_text: str) -> Callable[[F], F]:
         metavar="LANG[,LANG]",
         help=help_text,
     )
+
+
+def _choices(names: tuple[str, ...]) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], tuple[str, ...]]:
+    def parse(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+        chosen = tuple(dict.fromkeys(v.strip() for raw in value for v in raw.split(",") if v.strip()))
+        unknown = [v for v in chosen if v not in names]
+        if unknown:
+            raise click.BadParameter(f"unknown {unknown[0]!r}; valid: {', '.join(names)}")
+        return chosen
+
+    return parse
+
+
+def parse_edition(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    import re
+
+    if value is None:
+        return None
+    match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", value.strip())
+    if not match:
+        raise click.BadParameter(f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2024-11-08")
+    return "-".join(match.groups())
+
+
+def result_options(func: F) -> F:
+    """--lang, --show, --kind, --edition: which records a search or lookup returns and shows."""
+    from corpus.records import KINDS
+
+    func = click.option(
+        "--edition", callback=parse_edition, metavar="YYYY-MM-DD", help="Only texts of this edition."
+    )(func)
+    func = click.option(
+        "--kind", "kinds", multiple=True, callback=_choices(KINDS), metavar="KIND[,KIND]",
+        help=f"Only these kinds of record ({', '.join(KINDS)}).",
+    )(func)
+    func = click.option(
+        "--show", "show", multiple=True, callback=parse_languages, metavar="LANG[,LANG]",
+        help="Which language columns to print (default: all).",
+    )(func)
+    return lang_option("Only search and show these languages (it, fr, es, en).")(func)
+
+
+def filters_from(options: dict[str, Any]):  # type: ignore[no-untyped-def]
+    from search.engine import Filters
+
+    langs = tuple(options.get("langs") or ())
+    filters = Filters(langs=langs, kinds=tuple(options.get("kinds") or ()), edition=options.get("edition"))
+    return filters, tuple(options.get("show") or ())
+
+
+def show_results(results, show, matched) -> None:  # type: ignore[no-untyped-def]
+    from search import render
+
+    if render.use_rich():
+        render.echo_rich(results, show, matched)
+    else:
+        render.echo_plain(results, show)

@@ -1,0 +1,147 @@
+"""The term base: English concepts and their Italian, French and Spanish terms, with sources.
+
+Sources: the word list derived from MTGJSON (scripts/derive-terms), a small curated file, the
+mechanics table, and the English names the Italian CR prints in parentheses ("Clue (Indizio)")."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from corpus.mechanics import mechanics
+from corpus.records import Record
+from corpus.text import fold
+
+
+@dataclass(frozen=True)
+class Term:
+    english: str
+    lang: str
+    term: str
+    source: str
+    period: str | None = None
+
+
+def _rows(name: str) -> list[list[str]]:
+    text = resources.files("corpus").joinpath(f"data/{name}").read_text("utf-8")
+    return [row for row in csv.reader(text.splitlines(), delimiter="\t") if row and not row[0].startswith("#")]
+
+
+@cache
+def static_terms() -> tuple[Term, ...]:
+    terms = []
+    for english, lang, term, _field, cards, _dice, sets in _rows("terms-mtgjson.tsv")[1:]:
+        terms.append(Term(english, lang, term, f"MTGJSON {sets} ({cards} cards)"))
+    for english, lang, term, period, source in _rows("terms-curated.tsv"):
+        terms.append(Term(english, lang, term, f"curated: {source}", None if period == "-" else period))
+    for mechanic in mechanics():
+        for lang, names in mechanic.names.items():
+            terms.extend(Term(mechanic.english, lang, n, "mechanics table") for n in names)
+    return tuple(terms)
+
+
+# "Clue (Indizio)", "Equipment (Equipaggiamento, vedi regola 301.5)", "Avventura (Adventure)".
+_PAIR = re.compile(
+    r"(?P<outer>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) \((?P<inner>[A-Z][\w'’ -]*?)(?:,[^()]*)?\)"
+)
+_VOWELS = tuple("aeiouàèéìòù")
+
+
+def parenthesized_terms(record: Record) -> list[Term]:
+    """English names the translated CR prints beside its own, in either order.
+
+    Within one list the same order holds; the side whose words end in vowels more often is
+    the Italian (Statuetta, Sangue, Indizio against Bobblehead, Blood, Clue)."""
+    if record.lang != "it" or record.kind != "rule":
+        return []
+    pairs = [(m["outer"], m["inner"]) for m in _PAIR.finditer(record.text)]
+    pairs = [(a, b) for a, b in pairs if a.lower() != b.lower()]
+    if not pairs:
+        return []
+
+    def vowel_share(words: Iterable[str]) -> float:
+        words = list(words)
+        return sum(w.lower().endswith(_VOWELS) for w in words) / max(len(words), 1)
+
+    list_english_first = vowel_share(a for a, _ in pairs) <= vowel_share(b for _, b in pairs)
+    source = f"{record.source} {record.number} (parentheses)"
+    terms = []
+    for a, b in pairs:
+        a_share, b_share = vowel_share(a.split()), vowel_share(b.split())
+        english_first = list_english_first if a_share == b_share else a_share < b_share
+        english, italian = (a, b) if english_first else (b, a)
+        terms.append(Term(english, "it", italian, source))
+    return terms
+
+
+_WORD = re.compile(r"\w+")
+
+
+def stems(text: str, lang: str) -> list[str]:
+    """Folded, stemmed words, as the term base compares them."""
+    from whoosh.lang import stemmer_for_language
+
+    stem = stemmer_for_language(lang)
+    return [stem(fold(w)) for w in _WORD.findall(text.replace("-", " "))]
+
+
+def concept_name(english: str) -> str:
+    """Common nouns in lower case (forest = Forest); proper names and mechanics keep theirs."""
+    return english if english[:1].isupper() and " " in english else english.lower()
+
+
+class TermBase:
+    """English concept <-> terms in each language, matched on stemmed words."""
+
+    MAX_WORDS = 5
+
+    def __init__(self, terms: Iterable[Term], weak: Iterable[Term] = ()) -> None:
+        """`weak` terms (names in parentheses) never override a word the others already map:
+        "Earth (Terra)" must not make every "terra" mean Earth."""
+        strong, weak = tuple(terms), tuple(weak)
+        self.terms = strong + weak
+        self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+        for group in (strong, weak):
+            additions: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+            for term in group:
+                key = (term.lang, tuple(stems(term.term, term.lang)))
+                if key[1] and len(key[1]) <= self.MAX_WORDS and key not in self._by_stems:
+                    additions.setdefault(key, set()).add(concept_name(term.english))
+            self._by_stems.update(additions)
+        for concepts in list(self._by_stems.values()):
+            for concept in concepts:
+                self._by_stems.setdefault(("en", tuple(stems(concept, "en"))), set()).add(concept)
+
+    @classmethod
+    def from_records(cls, records: Iterable[Record]) -> TermBase:
+        found = [t for record in records for t in parenthesized_terms(record)]
+        return cls(static_terms(), found)
+
+    def concepts_in(self, text: str, lang: str) -> list[str]:
+        """English concepts the text mentions, once per mention, in order."""
+        words = stems(text, lang)
+        found = []
+        for start in range(len(words)):
+            for size in range(1, self.MAX_WORDS + 1):
+                window = tuple(words[start : start + size])
+                if len(window) < size:
+                    break
+                found.extend(sorted(self._by_stems.get((lang, window), ())))
+        return found
+
+    def english_for(self, phrase: str) -> set[str]:
+        """English concepts a word or phrase in any of the translated languages names."""
+        concepts: set[str] = set()
+        for lang in ("it", "fr", "es"):
+            concepts |= self._by_stems.get((lang, tuple(stems(phrase, lang))), set())
+        return concepts
+
+    def lookup(self, phrase: str) -> list[Term]:
+        """Every term of the concepts a word or phrase names, in any language."""
+        english = self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())
+        wanted = {c.lower() for c in self.english_for(phrase) | english}
+        return [t for t in self.terms if t.english.lower() in wanted]

@@ -1,0 +1,51 @@
+"""Per-language analyzers: tokenize, lowercase, that language's stop words (and only its own),
+accent and quote folding, then that language's Snowball stemmer."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from whoosh.analysis import (
+    Analyzer,
+    CharsetFilter,
+    LowercaseFilter,
+    RegexTokenizer,
+    StemFilter,
+    StopFilter,
+)
+from whoosh.lang.stopwords import stoplists
+from whoosh.support.charset import accent_map
+
+# Words split on apostrophes (l'artefatto, l’artefatto -> l / artefatto) and hyphens; rule
+# numbers such as 205.4d stay one token.
+TOKEN_PATTERN = r"\w+(?:\.\w+)*"
+
+# Elided articles and prepositions that the Snowball lists lack.
+EXTRA_STOP_WORDS = {
+    "it": {"un", "quell", "quest", "sull", "s"},
+    "fr": {"jusqu", "lorsqu", "puisqu", "quelqu"},
+    "es": set(),
+    "en": set(),
+}
+
+
+@cache
+def analyzer(lang: str) -> Analyzer:
+    stop = frozenset(stoplists[lang]) | EXTRA_STOP_WORDS[lang]
+    return (
+        RegexTokenizer(TOKEN_PATTERN)
+        | LowercaseFilter()
+        | StopFilter(stoplist=stop, minsize=1)
+        | CharsetFilter(accent_map)
+        | StemFilter(lang=lang, cachesize=-1)
+    )
+
+
+@cache
+def folding_analyzer() -> Analyzer:
+    """No stemming, no stop words: for exact-ish fields such as titles and English keys."""
+    return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+
+
+def stems(text: str, lang: str) -> list[str]:
+    return [token.text for token in analyzer(lang)(text)]

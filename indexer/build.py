@@ -1,0 +1,204 @@
+"""Build the index from the records: one Whoosh document per distinct record version, with the
+editions and sources it belongs to. Builds go to a new folder; CURRENT is swapped on success."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from corpus.records import Record, read_jsonl, write_jsonl
+from indexer.schema import INDEX_VERSION, build_schema, text_field
+from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Version:
+    """One distinct text of one record, and every edition and source that carries it."""
+
+    record: Record
+    editions: tuple[str, ...]
+    sources: tuple[str, ...]
+
+    @property
+    def vid(self) -> str:
+        r = self.record
+        ident = "\x1f".join(
+            [r.lang, r.key, r.number or "", r.kind, r.parent or "", r.text, str(r.inferred)]
+        )
+        return hashlib.sha1(ident.encode("utf-8")).hexdigest()[:20]
+
+
+def versions(records: Iterable[Record]) -> list[Version]:
+    grouped: dict[str, tuple[Record, set[str], list[str]]] = {}
+    for record in records:
+        vid = Version(record, (), ()).vid
+        if vid not in grouped:
+            grouped[vid] = (record, set(), [])
+        _, editions, sources = grouped[vid]
+        if record.edition:
+            editions.add(record.edition)
+        if record.source not in sources:
+            sources.append(record.source)
+    return [Version(r, tuple(sorted(e)), tuple(s)) for r, e, s in grouped.values()]
+
+
+def section_of(key: str) -> str:
+    head = key.split(".")[0]
+    return head if head.isdigit() else ""
+
+
+def whoosh_document(version: Version) -> dict[str, Any]:
+    record = version.record
+    payload = record.to_dict()
+    payload["editions"] = list(version.editions)
+    payload["sources"] = list(version.sources)
+    text = f"{record.title} {record.text}" if record.title and record.title != record.text else record.text
+    return {
+        # An example or note is evidence for its rule, but weaker than the rule's own text.
+        "_boost": 0.6 if record.kind in ("example", "note") else 1.0,
+        "vid": version.vid,
+        "key": record.key,
+        "section": section_of(record.key),
+        "number": record.number or "",
+        "lang": record.lang,
+        "kind": record.kind,
+        "source": ",".join(version.sources),
+        "editions": ",".join(version.editions),
+        "terms": " ".join(record.terms),
+        "payload": json.dumps(payload, ensure_ascii=False),
+        text_field(record.lang): text,
+    }
+
+
+def write_index(records: list[Record], folder: Path, progress: Progress | None = None) -> int:
+    from whoosh import index
+
+    folder.mkdir(parents=True)
+    ix = index.create_in(str(folder), build_schema())
+    unique = versions(records)
+    with ix.writer(limitmb=256) as writer:
+        for done, version in enumerate(unique, start=1):
+            writer.add_document(**whoosh_document(version))
+            if progress and (done % 500 == 0 or done == len(unique)):
+                progress(done, len(unique))
+    return len(unique)
+
+
+# --- sources and freshness -------------------------------------------------------------------
+
+
+def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
+    """name -> [size, mtime_ns, sha256] of every source; unchanged files are not re-hashed."""
+    from corpus.library import documents_dir, embedded_sources
+
+    known = known or {}
+    state: dict[str, list[Any]] = {}
+    for source in embedded_sources():
+        state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
+    folder = documents_dir()
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            stat = path.stat()
+            name = f"documents/{path.name}"
+            previous = known.get(name)
+            if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
+                state[name] = previous
+            else:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                state[name] = [stat.st_size, stat.st_mtime_ns, digest]
+    return state
+
+
+def fingerprint(state: dict[str, list[Any]]) -> str:
+    from corpus.library import code_version
+
+    digest = hashlib.sha256(f"{INDEX_VERSION}:{code_version()}".encode())
+    for name in sorted(state):
+        digest.update(f"{name}={state[name][2]};".encode())
+    return digest.hexdigest()[:24]
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    folder: Path
+    records: int
+    versions: int
+    failures: tuple[str, ...]
+    seconds: float
+    built: bool
+
+
+def records_path(home: Path) -> Path:
+    return home / "records.jsonl"
+
+
+def build(home: Path, *, force: bool = False, progress: Progress | None = None) -> BuildResult:
+    """Ingest every source, write records.jsonl (the hand-off), index it aside, then swap."""
+    from corpus import library
+    from corpus.align import with_terms
+
+    started = time.monotonic()
+    with build_lock(home):
+        current = read_current(home)
+        state = source_state(home, current.get("files") if current else None)
+        print_ = fingerprint(state)
+        if current and current.get("fingerprint") == print_ and not force:
+            folder = index_root(home) / current["dir"]
+            return BuildResult(folder, current["records"], current["versions"], (), 0.0, False)
+        loaded = library.load()
+        records = with_terms(library.records(loaded.documents))
+        try:
+            with (home / ".records.jsonl.tmp").open("w", encoding="utf-8") as out:
+                write_jsonl(records, out)
+            (home / ".records.jsonl.tmp").replace(records_path(home))
+            with records_path(home).open(encoding="utf-8") as handoff:
+                records = list(read_jsonl(handoff))
+            name = f"build-{time.strftime('%Y%m%d-%H%M%S')}-{print_[:8]}"
+            folder = index_root(home) / name
+            if folder.exists():
+                shutil.rmtree(folder)
+            count = write_index(records, folder, progress)
+            write_current(
+                home,
+                {
+                    "dir": name,
+                    "fingerprint": print_,
+                    "files": state,
+                    "records": len(records),
+                    "versions": count,
+                    "failures": list(loaded.failures),
+                    "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                },
+            )
+        except OSError as error:
+            raise IndexError_(
+                f"cannot write the index in {home} ({error.strerror}); "
+                "free some space or set MTGRULES_HOME to a writable directory"
+            ) from None
+        _remove_stale_builds(home, keep=name)
+        return BuildResult(
+            folder, len(records), count, loaded.failures, time.monotonic() - started, True
+        )
+
+
+def _remove_stale_builds(home: Path, keep: str) -> None:
+    for path in index_root(home).iterdir():
+        if path.is_dir() and path.name != keep:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def is_fresh(home: Path) -> bool:
+    current = read_current(home)
+    if current is None:
+        return False
+    return bool(current.get("fingerprint") == fingerprint(source_state(home, current.get("files"))))

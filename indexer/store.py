@@ -1,0 +1,73 @@
+"""Where the index lives in MTGRULES_HOME, which build is current, and the build lock.
+
+Layout: index/CURRENT (JSON: the live build's folder and fingerprint), index/<build>/ (Whoosh
+files), index/.lock. A build writes a new folder and swaps CURRENT atomically."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+
+class IndexError_(RuntimeError):
+    """The index cannot be read or built; the message says what to do."""
+
+
+def index_root(home: Path) -> Path:
+    return home / "index"
+
+
+def read_current(home: Path) -> dict[str, Any] | None:
+    try:
+        data: dict[str, Any] = json.loads((index_root(home) / "CURRENT").read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not (index_root(home) / str(data.get("dir", ""))).is_dir():
+        return None
+    return data
+
+
+def write_current(home: Path, data: dict[str, Any]) -> None:
+    from corpus.library import write_atomic
+
+    write_atomic(index_root(home) / "CURRENT", json.dumps(data, ensure_ascii=False))
+
+
+@contextmanager
+def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
+    """One build at a time: a second one waits for the first, then gives up with a message."""
+    root = index_root(home)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        handle = open(root / ".lock", "a+")  # noqa: SIM115 - held for the whole block
+    except OSError as error:
+        raise IndexError_(
+            f"cannot write the index in {root} ({error.strerror}); "
+            "set MTGRULES_HOME to a writable directory"
+        ) from None
+    deadline = time.monotonic() + wait_seconds
+    try:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as error:
+                if error.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if time.monotonic() > deadline:
+                    raise IndexError_(
+                        "another mtgrules index build is still running; try again when it ends"
+                    ) from None
+                time.sleep(0.1)
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()

@@ -1,0 +1,44 @@
+"""`mtgrules index`: build the index explicitly."""
+
+from __future__ import annotations
+
+import click
+
+from search.commands.options import json_option
+
+
+@click.command("index")
+@click.option("--rebuild", is_flag=True, help="Build even when the sources have not changed.")
+@json_option
+def command(rebuild: bool, as_json: bool) -> None:
+    """Build (or refresh) the search index from every source in the library."""
+    import json
+
+    from corpus.library import home
+    from indexer.build import build
+    from indexer.store import IndexError_
+    from search.session import progress_bar
+
+    try:
+        with progress_bar("Indexing the rules") as progress:
+            result = build(home(), force=rebuild, progress=progress)  # type: ignore[arg-type]
+    except IndexError_ as error:
+        raise click.ClickException(str(error)) from None
+    for failure in result.failures:
+        click.echo(f"warning: {failure}", err=True)
+    if as_json:
+        payload = {
+            "built": result.built,
+            "records": result.records,
+            "versions": result.versions,
+            "seconds": round(result.seconds, 3),
+            "index": str(result.folder),
+        }
+        click.echo(json.dumps(payload))
+    elif result.built:
+        click.echo(
+            f"indexed {result.records} records as {result.versions} distinct versions "
+            f"in {result.seconds:.1f} s"
+        )
+    else:
+        click.echo(f"index is up to date ({result.records} records, {result.versions} versions)")

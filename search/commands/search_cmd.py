@@ -1,0 +1,48 @@
+"""`mtgrules search QUERY`: ranked rules, grouped by English key, every language side by side."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from search.commands.options import json_option, result_options
+
+
+@click.command("search")
+@click.argument("query", nargs=-1, required=True)
+@result_options
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 500), help="Results to show.")
+@json_option
+def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
+    """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
+    from search.commands.options import filters_from, show_results
+    from search.engine import Result
+    from search.query import QueryError, as_number
+    from search.session import open_engine
+
+    text = " ".join(query)
+    filters, show = filters_from(options)
+    number = as_number(text)
+    with open_engine() as engine:
+        matched: set[str] = set()
+        try:
+            if number:
+                results: list[Result] = engine.lookup(number, filters)
+            else:
+                results, matched = engine.search(text, filters, limit)
+        except QueryError as error:
+            raise click.UsageError(str(error)) from None
+        suggestions = [] if results or number else engine.suggestions(text)
+    if as_json:
+        payload = {"query": text, "results": [r.to_json() for r in results]}
+        if suggestions:
+            payload["suggestions"] = suggestions
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+    elif not results:
+        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        click.echo(f"no rules match {text!r}{hint}", err=True)
+    else:
+        show_results(results, show, matched)
+    if not results:
+        raise SystemExit(1)

@@ -1,0 +1,255 @@
+"""Run lookups and searches against the current index; results grouped by English key."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from corpus.numbers import sort_key
+from search.query import NumberQuery, QueryError, expand, validate
+
+LANG_ORDER = ("en", "it", "fr", "es")
+KIND_ORDER = ("rule", "reminder", "article", "ruling", "example", "note", "glossary")
+
+
+@dataclass
+class Result:
+    key: str
+    score: float
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def english(self) -> dict[str, Any]:
+        from corpus.mechanics import by_english
+
+        english = [r for r in self.records if r["lang"] == "en" and r["kind"] == "rule"]
+        mechanic = by_english(self.key)
+        terms: dict[str, None] = {}
+        for record in self.records:
+            terms.update(dict.fromkeys(record.get("terms", [])))
+        editions = sorted({e for r in english for e in r.get("editions", [])})
+        return {
+            "rule": mechanic.rule if mechanic else self.key,
+            "edition": editions[-1] if editions else None,
+            "terms": list(terms)[:12],
+            "text": english[-1]["text"] if english else None,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "english": self.english(),
+            "score": round(self.score, 3),
+            "records": [record_json(r) for r in self.records],
+        }
+
+
+def record_json(record: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "lang": record["lang"],
+        "number": record["number"],
+        "kind": record["kind"],
+        "edition": record["edition"],
+        "source": record["source"],
+        "text": record["text"],
+        "align": record["align"],
+    }
+    if record.get("inferred"):
+        out["inferred"] = True
+    for optional in ("parent", "title"):
+        if record.get(optional):
+            out[optional] = record[optional]
+    if len(record.get("editions", [])) > 1:
+        out["editions"] = record["editions"]
+    return out
+
+
+def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    def position(record: dict[str, Any]) -> tuple[Any, ...]:
+        number = record["number"] or record.get("parent") or ""
+        return (
+            LANG_ORDER.index(record["lang"]),
+            record["source"],
+            sort_key(number) if number else (0, 0, 0, ""),
+            record["seq"],
+        )
+
+    return sorted(records, key=position)
+
+
+@dataclass(frozen=True)
+class Filters:
+    langs: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    edition: str | None = None
+
+    def whoosh(self):  # type: ignore[no-untyped-def]
+        from whoosh.query import And, Or, Term
+
+        parts = []
+        if self.langs:
+            parts.append(Or([Term("lang", lang) for lang in self.langs]))
+        if self.kinds:
+            parts.append(Or([Term("kind", kind) for kind in self.kinds]))
+        if self.edition:
+            parts.append(Term("editions", self.edition))
+        return And(parts) if parts else None
+
+    def keep(self, record: dict[str, Any]) -> bool:
+        return (not self.langs or record["lang"] in self.langs) and (
+            not self.kinds or record["kind"] in self.kinds
+        )
+
+
+class Engine:
+    def __init__(self, folder: Path) -> None:
+        from whoosh import index
+
+        from whoosh.scoring import BM25F
+
+        self.ix = index.open_dir(str(folder))
+        # Weaker length normalization than the default (0.75): a long rule that defines a term
+        # and repeats it should not lose to a short one that mentions it once.
+        self.searcher = self.ix.searcher(weighting=BM25F(B=0.4))
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    # --- rule numbers ------------------------------------------------------------------------
+
+    def lookup(self, number: NumberQuery, filters: Filters) -> list[Result]:
+        from whoosh.query import Prefix, Term
+
+        if number.is_section:
+            query = Term("section", number.number)
+        elif number.alone:
+            query = Term("key", number.number)
+        else:
+            query = Prefix("key", number.number)
+        hits = self.searcher.search(query, limit=None, filter=filters.whoosh())
+        groups: dict[str, Result] = {}
+        for hit in hits:
+            record = json.loads(hit["payload"])
+            key = record["key"]
+            if not self._covers(number, key):
+                continue
+            groups.setdefault(key, Result(key, 1.0)).records.append(record)
+        results = sorted(groups.values(), key=lambda r: sort_key(r.key))
+        for result in results:
+            result.records = order_records(result.records)
+        return results
+
+    @staticmethod
+    def _covers(number: NumberQuery, key: str) -> bool:
+        if number.is_section or number.alone or key == number.number:
+            return True
+        rest = key[len(number.number) :]
+        return rest.isalpha() and number.number[-1].isdigit()
+
+    # --- words --------------------------------------------------------------------------------
+
+    def search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
+        """Ranked results and the folded, stemmed words that matched (for highlighting)."""
+        query = self.parse(validate(text))
+        hits = self.searcher.search(query, limit=max(200, limit * 20), filter=filters.whoosh())
+        best: dict[str, float] = {}
+        for hit in hits:
+            key = hit["key"]
+            best[key] = max(best.get(key, 0.0), hit.score)
+        ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
+        results = [Result(key, score) for key, score in ranked]
+        self._fill(results, filters)
+        matched = {word for _, word in query.iter_all_terms() if isinstance(word, str)}
+        return results, matched
+
+    def _fill(self, results: list[Result], filters: Filters) -> None:
+        from whoosh.query import Or, Term
+
+        if not results:
+            return
+        by_key = {result.key: result for result in results}
+        hits = self.searcher.search(Or([Term("key", k) for k in by_key]), limit=None)
+        for hit in hits:
+            record = json.loads(hit["payload"])
+            if filters.keep(record):
+                by_key[record["key"]].records.append(record)
+        for result in results:
+            result.records = order_records(result.records)
+
+    def parse(self, text: str):  # type: ignore[no-untyped-def]
+        from whoosh import qparser
+        from whoosh.query import NullQuery
+
+        from indexer.schema import INDEX_LANGS, text_field
+
+        fields = [text_field(lang) for lang in INDEX_LANGS] + ["terms"]
+        parser = qparser.MultifieldParser(fields, self.ix.schema, group=qparser.AndGroup)
+        for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
+            parser.remove_plugin_class(plugin)
+        expanded = expand(text, termbase_lookup(), is_stop_word)
+        if not expanded.strip():
+            raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
+        query = parser.parse(expanded)
+        if query is NullQuery or not list(query.iter_all_terms()):
+            raise QueryError(f"query {text!r} has no searchable words")
+        return query
+
+    # --- suggestions and references ---------------------------------------------------------
+
+    def suggestions(self, text: str, limit: int = 3) -> list[str]:
+        """Close words from the index vocabulary, for a query that matched nothing."""
+        from indexer.analyzers import folding_analyzer
+        from indexer.schema import INDEX_LANGS, text_field
+
+        found: dict[str, None] = {}
+        reader = self.searcher.reader()
+        for token in folding_analyzer()(text):
+            for lang in INDEX_LANGS:
+                corrector = self.searcher.corrector(text_field(lang))
+                if (text_field(lang), token.text) in reader:
+                    continue
+                found.update(dict.fromkeys(corrector.suggest(token.text, limit=limit, maxdist=2)))
+        return list(found)[:limit]
+
+    def referring_to(self, key: str) -> list[str]:
+        """Keys of the records whose text cites this rule number."""
+        from whoosh.query import Or, Term
+
+        from indexer.schema import INDEX_LANGS, text_field
+
+        query = Or([Term(text_field(lang), key) for lang in INDEX_LANGS])
+        keys = {hit["key"] for hit in self.searcher.search(query, limit=None)}
+        keys.discard(key)
+        return sorted(keys, key=sort_key)
+
+
+@cache
+def termbase_lookup() -> Callable[[str], set[str]]:
+    """A word in any language -> its English concepts and their terms in every language."""
+    from corpus.terms import TermBase, static_terms
+
+    termbase = TermBase(static_terms())
+
+    def alternatives(word: str) -> set[str]:
+        found = set()
+        for term in termbase.lookup(word):
+            found.update((term.english, term.term))
+        return {t for t in found if len(t.split()) <= 3}
+
+    return alternatives
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    from whoosh.lang.stopwords import stoplists
+
+    from indexer.schema import INDEX_LANGS
+
+    return frozenset(word for lang in INDEX_LANGS for word in stoplists[lang])
+
+
+def is_stop_word(word: str) -> bool:
+    return word in stop_words()

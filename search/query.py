@@ -1,0 +1,109 @@
+"""User query text to a Whoosh query: validation, rule-number detection, term-base expansion."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from corpus.numbers import NUMBER_QUERY
+
+MAX_QUERY_CHARS = 500
+OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+_TOKEN = re.compile(r'"[^"]*"|\(|\)|[^\s()"]+')
+
+
+class QueryError(ValueError):
+    """A query we cannot run; the message names it and says how to fix it."""
+
+
+@dataclass(frozen=True)
+class NumberQuery:
+    """205.4d (the subrule), 205.4 (with subrules), 205.4. (alone), 205 (the section)."""
+
+    number: str
+    alone: bool
+
+    @property
+    def is_section(self) -> bool:
+        return "." not in self.number
+
+
+def as_number(text: str) -> NumberQuery | None:
+    match = NUMBER_QUERY.match(text)
+    if not match:
+        return None
+    section, rule, letters, dot = match.groups()
+    if len(section) != 3 and rule is None:
+        return None
+    number = section if rule is None else f"{section}.{rule}{letters}"
+    return NumberQuery(number, alone=bool(dot) and rule is not None)
+
+
+def validate(text: str) -> str:
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    stripped = text.strip()
+    if not stripped:
+        raise QueryError("empty query; give one or more words, a \"phrase\" or a rule number")
+    if len(stripped) > MAX_QUERY_CHARS:
+        raise QueryError(
+            f"query {shown!r} is {len(stripped)} characters long; "
+            f"keep it under {MAX_QUERY_CHARS} (a few words or a phrase)"
+        )
+    if stripped.count('"') % 2:
+        raise QueryError(f"query {shown!r} has an unbalanced quote; close the phrase with \"")
+    if stripped.count("(") != stripped.count(")"):
+        raise QueryError(f"query {shown!r} has unbalanced parentheses")
+    words = [t for t in _TOKEN.findall(stripped) if t not in "()"]
+    if not any(re.search(r"\w", t) for t in words):
+        raise QueryError(f"query {shown!r} has no words to search for; '*' and symbols alone match nothing")
+    if all(t in OPERATORS for t in words):
+        raise QueryError(f"query {shown!r} is only operators; give words around AND/OR/NOT")
+    return stripped
+
+
+TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as typed
+PHRASE_WEIGHT = 2.0  # a multi-word term (tipo di artefatto) is strong evidence
+
+
+def expand(text: str, alternatives: Callable[[str], set[str]], stop: Callable[[str], bool]) -> str:
+    """Add each word's translations as weaker alternatives: `tierra` -> `(tierra OR land^0.5 OR
+    terra^0.5 ...)`, and the multi-word terms that consecutive words name as phrases.
+
+    Operators, parentheses and quoted phrases are left as they are; leading or trailing
+    operators are dropped so that `OR legendary` still searches; bare stop words go."""
+    tokens = _TOKEN.findall(text)
+    while tokens and tokens[0] in OPERATORS:
+        tokens.pop(0)
+    while tokens and tokens[-1] in OPERATORS:
+        tokens.pop()
+    out: list[str] = []
+    for token in tokens:
+        if token in OPERATORS or token in "()" or token.startswith('"'):
+            out.append(token)
+            continue
+        bare = token.strip("*?+-")
+        if stop(bare.lower()):
+            continue  # a stop word in any language would make every other language miss
+        others = sorted(
+            alt for alt in alternatives(bare) if " " not in alt and alt.lower() != bare.lower()
+        )
+        weighted = [f"{alt}^{TRANSLATION_WEIGHT}" for alt in others]
+        out.append(f"({token} OR {' OR '.join(weighted)})" if weighted else token)
+    phrases = _phrases(tokens, alternatives)
+    if not phrases or not out:
+        return " ".join(out)
+    quoted = " OR ".join(f'"{p}"^{PHRASE_WEIGHT}' for p in phrases)
+    return f"({' '.join(out)}) OR {quoted}"
+
+
+def _phrases(tokens: list[str], alternatives: Callable[[str], set[str]]) -> list[str]:
+    """Multi-word terms named by two or three consecutive plain words of the query."""
+    if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
+        return []
+    found: set[str] = set()
+    for size in (2, 3):
+        for start in range(len(tokens) - size + 1):
+            words = " ".join(tokens[start : start + size])
+            found.update(alt for alt in alternatives(words) if " " in alt)
+    return sorted(found)

@@ -1,0 +1,111 @@
+"""Results on the terminal: one block per English key, each language in its column.
+
+Piped output (and NO_COLOR) is plain text, stacked, with no escape codes; a terminal gets rich
+columns side by side, stacked again when it is narrow, with the matched words highlighted."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from collections.abc import Iterable
+from typing import Any
+
+import click
+
+from search.engine import LANG_ORDER, Result
+
+WIDE_ENOUGH = 110
+
+
+def heading(result: Result) -> str:
+    english = result.english()
+    title = next((r["title"] for r in result.records if r.get("title")), None)
+    parts = [result.key]
+    if english["rule"] != result.key:
+        parts.append(f"(CR {english['rule']})")
+    if title:
+        parts.append(f"— {title}")
+    if english["terms"]:
+        parts.append(f"[{', '.join(english['terms'][:8])}]")
+    return " ".join(parts)
+
+
+def label(record: dict[str, Any]) -> str:
+    number = record["number"] or (f"{record['kind']} of {record['parent']}" if record.get("parent") else record["kind"])
+    if record.get("inferred"):
+        number += " (inferred)"
+    edition = record["edition"] or "edition unknown"
+    editions = record.get("editions") or []
+    if len(editions) > 1:
+        edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"
+    align = record["align"]
+    aligned = "" if align["confidence"] >= 0.999 else f" · aligned by {align['method']} {align['confidence']:.2f}"
+    return f"{number} · {record['kind']} · {edition} · {record['source']}{aligned}"
+
+
+def by_language(result: Result, show: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    columns: dict[str, list[dict[str, Any]]] = {}
+    wanted = tuple(show) or LANG_ORDER
+    for record in result.records:
+        if record["lang"] in wanted:
+            columns.setdefault(record["lang"], []).append(record)
+    return {lang: columns[lang] for lang in LANG_ORDER if lang in columns}
+
+
+def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> None:
+    show = tuple(show)
+    for index, result in enumerate(results):
+        if index:
+            click.echo()
+        click.echo(heading(result))
+        for lang, records in by_language(result, show).items():
+            for record in records:
+                click.echo(f"  {lang}  {label(record)}")
+                for line in textwrap.wrap(record["text"], width=width - 6) or [""]:
+                    click.echo(f"      {line}")
+
+
+def use_rich() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def echo_rich(results: list[Result], show: Iterable[str], matched: set[str]) -> None:
+    from rich.console import Console, Group
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    show = tuple(show)
+    for result in results:
+        columns = by_language(result, show)
+        cells = []
+        for lang, records in columns.items():
+            parts: list[Text] = []
+            for record in records:
+                parts.append(Text(f"{lang} {label(record)}", style="dim"))
+                parts.append(highlight(record, matched))
+            cells.append(Group(*parts))
+        title = Text(heading(result), style="bold cyan")
+        if console.width >= WIDE_ENOUGH and len(cells) > 1:
+            table = Table.grid(expand=True, padding=(0, 2))
+            for _ in cells:
+                table.add_column(ratio=1)
+            table.add_row(*cells)
+            console.print(Panel(table, title=title, title_align="left"))
+        else:
+            console.print(Panel(Group(*cells), title=title, title_align="left"))
+
+
+def highlight(record: dict[str, Any], matched: set[str]):  # type: ignore[no-untyped-def]
+    from rich.text import Text
+
+    from indexer.analyzers import analyzer
+
+    text = Text(record["text"])
+    if matched and record["lang"] in LANG_ORDER:
+        for token in analyzer(record["lang"])(record["text"], chars=True):
+            if token.text in matched:
+                text.stylize("bold yellow", token.startchar, token.endchar)
+    return text
