@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 
 from corpus.numbers import has_bad_letter, sort_key
 from corpus.records import Record
@@ -17,11 +18,12 @@ def numbering_warnings(records: Sequence[Record]) -> list[str]:
         if count > 1:
             lines = ", ".join(str(r.lines[0]) for r in rules if r.number == number)
             warnings.append(f"rule {number} is numbered {count} times (lines {lines}); all kept")
-    for before, after in zip(rules, rules[1:], strict=False):
+    for before, after in pairwise(rules):
         assert before.number and after.number
         if sort_key(after.number) < sort_key(before.number):
             warnings.append(
-                f"rule {after.number} (line {after.lines[0]}) comes after {before.number}: out of order"
+                f"rule {after.number} (line {after.lines[0]}) comes after {before.number}: "
+                "out of order"
             )
     for rule in rules:
         assert rule.number

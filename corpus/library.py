@@ -5,6 +5,7 @@ source tree."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -109,10 +110,8 @@ def parse_source(source: Source) -> Document:
     except (OSError, ValueError, KeyError, TypeError):
         pass
     document = ingest_bytes(source.data, source.name, source.hints)
-    try:
+    with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
         write_atomic(path, json.dumps(document.to_dict(), ensure_ascii=False))
-    except OSError:
-        pass  # a read-only home still answers, just without the cache
     return document
 
 

@@ -28,7 +28,11 @@ class Term:
 
 def _rows(name: str) -> list[list[str]]:
     text = resources.files("corpus").joinpath(f"data/{name}").read_text("utf-8")
-    return [row for row in csv.reader(text.splitlines(), delimiter="\t") if row and not row[0].startswith("#")]
+    return [
+        row
+        for row in csv.reader(text.splitlines(), delimiter="\t")
+        if row and not row[0].startswith("#")
+    ]
 
 
 @cache
@@ -37,7 +41,9 @@ def static_terms() -> tuple[Term, ...]:
     for english, lang, term, _field, cards, _dice, sets in _rows("terms-mtgjson.tsv")[1:]:
         terms.append(Term(english, lang, term, f"MTGJSON {sets} ({cards} cards)"))
     for english, lang, term, period, source in _rows("terms-curated.tsv"):
-        terms.append(Term(english, lang, term, f"curated: {source}", None if period == "-" else period))
+        terms.append(
+            Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
+        )
     for mechanic in mechanics():
         for lang, names in mechanic.names.items():
             terms.extend(Term(mechanic.english, lang, n, "mechanics table") for n in names)

@@ -60,7 +60,11 @@ def whoosh_document(version: Version) -> dict[str, Any]:
     payload = record.to_dict()
     payload["editions"] = list(version.editions)
     payload["sources"] = list(version.sources)
-    text = f"{record.title} {record.text}" if record.title and record.title != record.text else record.text
+    text = (
+        f"{record.title} {record.text}"
+        if record.title and record.title != record.text
+        else record.text
+    )
     return {
         # An example or note is evidence for its rule, but weaker than the rule's own text.
         "_boost": 0.6 if record.kind in ("example", "note") else 1.0,

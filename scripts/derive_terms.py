@@ -56,7 +56,9 @@ def pairs(card: dict) -> list[tuple[str, str, set[str], set[str]]]:
         lang = LANGS.get(foreign.get("language", ""))
         if not lang:
             continue
-        out.append((lang, "type", words(card.get("type", "")), words(foreign.get("type", ""), lang)))
+        out.append(
+            (lang, "type", words(card.get("type", "")), words(foreign.get("type", ""), lang))
+        )
         if keywords and english_first and english_first <= keywords:
             foreign_first = words(keyword_line(foreign.get("text", "")), lang)
             out.append((lang, "keyword", english_first, foreign_first))

@@ -35,7 +35,9 @@ def main() -> int:
         total += 1
         run = subprocess.run(
             [str(mtgrules), "search", "--json", "--limit", k, query],
-            capture_output=True, text=True, check=False,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         results = json.loads(run.stdout)["results"] if run.stdout.strip() else []
         records = [r for result in results[: int(k)] for r in result["records"]]

@@ -86,7 +86,7 @@ class Filters:
     kinds: tuple[str, ...] = ()
     edition: str | None = None
 
-    def whoosh(self):  # type: ignore[no-untyped-def]
+    def whoosh(self):
         from whoosh.query import And, Or, Term
 
         parts = []
@@ -107,7 +107,6 @@ class Filters:
 class Engine:
     def __init__(self, folder: Path) -> None:
         from whoosh import index
-
         from whoosh.scoring import BM25F
 
         self.ix = index.open_dir(str(folder))
@@ -179,7 +178,7 @@ class Engine:
         for result in results:
             result.records = order_records(result.records)
 
-    def parse(self, text: str):  # type: ignore[no-untyped-def]
+    def parse(self, text: str):
         from whoosh import qparser
         from whoosh.query import NullQuery
 
@@ -191,7 +190,9 @@ class Engine:
             parser.remove_plugin_class(plugin)
         expanded = expand(text, termbase_lookup(), is_stop_word)
         if not expanded.strip():
-            raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
+            raise QueryError(
+                f"query {text!r} has only common words (stop words); add a content word"
+            )
         query = parser.parse(expanded)
         if query is NullQuery or not list(query.iter_all_terms()):
             raise QueryError(f"query {text!r} has no searchable words")
@@ -234,7 +235,7 @@ def termbase_lookup() -> Callable[[str], set[str]]:
     termbase = TermBase(static_terms())
 
     def alternatives(word: str) -> set[str]:
-        found = set()
+        found: set[str] = set()
         for term in termbase.lookup(word):
             found.update((term.english, term.term))
         return {t for t in found if len(t.split()) <= 3}

@@ -44,19 +44,21 @@ def validate(text: str) -> str:
     shown = text if len(text) <= 40 else text[:37] + "..."
     stripped = text.strip()
     if not stripped:
-        raise QueryError("empty query; give one or more words, a \"phrase\" or a rule number")
+        raise QueryError('empty query; give one or more words, a "phrase" or a rule number')
     if len(stripped) > MAX_QUERY_CHARS:
         raise QueryError(
             f"query {shown!r} is {len(stripped)} characters long; "
             f"keep it under {MAX_QUERY_CHARS} (a few words or a phrase)"
         )
     if stripped.count('"') % 2:
-        raise QueryError(f"query {shown!r} has an unbalanced quote; close the phrase with \"")
+        raise QueryError(f'query {shown!r} has an unbalanced quote; close the phrase with "')
     if stripped.count("(") != stripped.count(")"):
         raise QueryError(f"query {shown!r} has unbalanced parentheses")
     words = [t for t in _TOKEN.findall(stripped) if t not in "()"]
     if not any(re.search(r"\w", t) for t in words):
-        raise QueryError(f"query {shown!r} has no words to search for; '*' and symbols alone match nothing")
+        raise QueryError(
+            f"query {shown!r} has no words to search for; '*' and symbols alone match nothing"
+        )
     if all(t in OPERATORS for t in words):
         raise QueryError(f"query {shown!r} is only operators; give words around AND/OR/NOT")
     return stripped

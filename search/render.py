@@ -32,7 +32,9 @@ def heading(result: Result) -> str:
 
 
 def label(record: dict[str, Any]) -> str:
-    number = record["number"] or (f"{record['kind']} of {record['parent']}" if record.get("parent") else record["kind"])
+    number = record["number"] or (
+        f"{record['kind']} of {record['parent']}" if record.get("parent") else record["kind"]
+    )
     if record.get("inferred"):
         number += " (inferred)"
     edition = record["edition"] or "edition unknown"
@@ -40,7 +42,11 @@ def label(record: dict[str, Any]) -> str:
     if len(editions) > 1:
         edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"
     align = record["align"]
-    aligned = "" if align["confidence"] >= 0.999 else f" · aligned by {align['method']} {align['confidence']:.2f}"
+    aligned = (
+        ""
+        if align["confidence"] >= 0.999
+        else f" · aligned by {align['method']} {align['confidence']:.2f}"
+    )
     return f"{number} · {record['kind']} · {edition} · {record['source']}{aligned}"
 
 
@@ -98,7 +104,7 @@ def echo_rich(results: list[Result], show: Iterable[str], matched: set[str]) -> 
             console.print(Panel(Group(*cells), title=title, title_align="left"))
 
 
-def highlight(record: dict[str, Any], matched: set[str]):  # type: ignore[no-untyped-def]
+def highlight(record: dict[str, Any], matched: set[str]):
     from rich.text import Text
 
     from indexer.analyzers import analyzer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import click
@@ -42,7 +42,7 @@ def open_engine() -> Iterator[Engine]:
 
 
 @contextmanager
-def progress_bar(label: str) -> Iterator[object]:
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     """A rich progress bar on a terminal; silence otherwise."""
     if not sys.stderr.isatty():
         yield None

@@ -1,4 +1,6 @@
-"""The document layouts, each a detector (score) and a pure parser; chosen by score, never by name."""
+"""The document layouts, each a detector (score) and a pure parser.
+
+A layout is chosen by score, never by file name."""
 
 from __future__ import annotations
 

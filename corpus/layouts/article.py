@@ -131,4 +131,3 @@ def parse(ctx: Context) -> Parsed:
                 )
             )
     return builder.finish()
-

@@ -33,7 +33,7 @@ class Context:
     edition_line: int | None = None
 
     @property
-    def language(self):  # type: ignore[no-untyped-def]
+    def language(self):
         return LANGUAGES[self.lang]
 
 

@@ -50,7 +50,9 @@ def parse(ctx: Context) -> Parsed:
     for line_number, text in non_blank(ctx.lines):
         heading = HEADING.match(text)
         if ended_at is not None:
-            builder.drop(line_number, text, f"boilerplate: site section after the rules ({ended_at!r})")
+            builder.drop(
+                line_number, text, f"boilerplate: site section after the rules ({ended_at!r})"
+            )
         elif heading and rule is None:
             base = heading["number"]
             builder.drop(line_number, text, "heading: rule number and title")

@@ -9,7 +9,11 @@ import click
 
 @click.command("export")
 @click.option(
-    "--format", "fmt", type=click.Choice(["jsonl"]), default="jsonl", show_default=True,
+    "--format",
+    "fmt",
+    type=click.Choice(["jsonl"]),
+    default="jsonl",
+    show_default=True,
     help="Output format.",
 )
 def command(fmt: str) -> None:

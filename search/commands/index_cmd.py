@@ -21,7 +21,7 @@ def command(rebuild: bool, as_json: bool) -> None:
 
     try:
         with progress_bar("Indexing the rules") as progress:
-            result = build(home(), force=rebuild, progress=progress)  # type: ignore[arg-type]
+            result = build(home(), force=rebuild, progress=progress)
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None
     for failure in result.failures:

@@ -14,7 +14,9 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
 
 
-def parse_languages(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+def parse_languages(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
     from corpus.languages import UnknownLanguageError, validate_languages
 
     try:
@@ -34,9 +36,15 @@ def lang_option(help_text: str) -> Callable[[F], F]:
     )
 
 
-def _choices(names: tuple[str, ...]) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], tuple[str, ...]]:
-    def parse(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
-        chosen = tuple(dict.fromkeys(v.strip() for raw in value for v in raw.split(",") if v.strip()))
+def _choices(
+    names: tuple[str, ...],
+) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], tuple[str, ...]]:
+    def parse(
+        ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        chosen = tuple(
+            dict.fromkeys(v.strip() for raw in value for v in raw.split(",") if v.strip())
+        )
         unknown = [v for v in chosen if v not in names]
         if unknown:
             raise click.BadParameter(f"unknown {unknown[0]!r}; valid: {', '.join(names)}")
@@ -52,7 +60,9 @@ def parse_edition(ctx: click.Context, param: click.Parameter, value: str | None)
         return None
     match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", value.strip())
     if not match:
-        raise click.BadParameter(f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2024-11-08")
+        raise click.BadParameter(
+            f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2024-11-08"
+        )
     return "-".join(match.groups())
 
 
@@ -61,28 +71,41 @@ def result_options(func: F) -> F:
     from corpus.records import KINDS
 
     func = click.option(
-        "--edition", callback=parse_edition, metavar="YYYY-MM-DD", help="Only texts of this edition."
+        "--edition",
+        callback=parse_edition,
+        metavar="YYYY-MM-DD",
+        help="Only texts of this edition.",
     )(func)
     func = click.option(
-        "--kind", "kinds", multiple=True, callback=_choices(KINDS), metavar="KIND[,KIND]",
+        "--kind",
+        "kinds",
+        multiple=True,
+        callback=_choices(KINDS),
+        metavar="KIND[,KIND]",
         help=f"Only these kinds of record ({', '.join(KINDS)}).",
     )(func)
     func = click.option(
-        "--show", "show", multiple=True, callback=parse_languages, metavar="LANG[,LANG]",
+        "--show",
+        "show",
+        multiple=True,
+        callback=parse_languages,
+        metavar="LANG[,LANG]",
         help="Which language columns to print (default: all).",
     )(func)
     return lang_option("Only search and show these languages (it, fr, es, en).")(func)
 
 
-def filters_from(options: dict[str, Any]):  # type: ignore[no-untyped-def]
+def filters_from(options: dict[str, Any]):
     from search.engine import Filters
 
     langs = tuple(options.get("langs") or ())
-    filters = Filters(langs=langs, kinds=tuple(options.get("kinds") or ()), edition=options.get("edition"))
+    filters = Filters(
+        langs=langs, kinds=tuple(options.get("kinds") or ()), edition=options.get("edition")
+    )
     return filters, tuple(options.get("show") or ())
 
 
-def show_results(results, show, matched) -> None:  # type: ignore[no-untyped-def]
+def show_results(results, show, matched) -> None:
     from search import render
 
     if render.use_rich():

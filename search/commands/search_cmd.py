@@ -12,7 +12,9 @@ from search.commands.options import json_option, result_options
 @click.command("search")
 @click.argument("query", nargs=-1, required=True)
 @result_options
-@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 500), help="Results to show.")
+@click.option(
+    "--limit", default=5, show_default=True, type=click.IntRange(1, 500), help="Results to show."
+)
 @json_option
 def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""

@@ -32,7 +32,9 @@ def command(rule: str, as_json: bool, **options: object) -> None:
     with open_engine() as engine:
         results = engine.lookup(number, filters)
         if not results:
-            raise click.ClickException(f"no rule {rule} in the library; try `mtgrules search {rule}`")
+            raise click.ClickException(
+                f"no rule {rule} in the library; try `mtgrules search {rule}`"
+            )
         cites = sorted(
             {m for r in results for rec in r.records for m in REFERENCE.findall(rec["text"])}
             - {r.key for r in results}

@@ -24,8 +24,9 @@ def command(as_json: bool, dropped: bool) -> None:
         return
     for summary in summaries:
         counts = ", ".join(f"{n} {kind}" for kind, n in sorted(summary["counts"].items()))
+        edition = summary["edition"] or "unknown"
         click.echo(
-            f"{summary['source']}  lang={summary['lang']}  edition={summary['edition'] or 'unknown'}"
+            f"{summary['source']}  lang={summary['lang']}  edition={edition}"
             f"  format={summary['format']}"
         )
         click.echo(f"  records: {summary['records']} ({counts})")
