@@ -28,6 +28,6 @@ def detect_language(text: str) -> str | None:
     """The best-scoring language, or None when the text has too few clues."""
     scores = language_scores(text)
     (best, top), (_, second) = scores.most_common(2)
-    if top < 3 or top < 1.5 * second:
+    if top < 2 or top < 1.5 * second:
         return None
     return best

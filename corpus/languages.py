@@ -47,6 +47,9 @@ LANGUAGES: dict[str, Language] = {
             [
                 "il",
                 "lo",
+                "loro",
+                "hanno",
+                "dei",
                 "gli",
                 "della",
                 "delle",

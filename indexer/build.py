@@ -79,6 +79,7 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         "terms": " ".join(record.terms),
         "payload": json.dumps(payload, ensure_ascii=False),
         text_field(record.lang): text,
+        "words": text,
     }
 
 

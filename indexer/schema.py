@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 
-from indexer.analyzers import analyzer
+from indexer.analyzers import analyzer, folding_analyzer
 
 INDEX_LANGS = ("it", "fr", "es", "en")
-INDEX_VERSION = "3"
+INDEX_VERSION = "4"
 
 
 def text_field(lang: str) -> str:
@@ -26,6 +26,8 @@ def build_schema() -> Schema:
         source=KEYWORD(commas=True, stored=True),
         editions=KEYWORD(commas=True, stored=True),
         terms=TEXT(analyzer=analyzer("en"), phrase=True),
+        # Unstemmed words of every language: the vocabulary for "did you mean".
+        words=TEXT(analyzer=folding_analyzer(), phrase=False, spelling=True),
         payload=STORED,
         **fields,
     )

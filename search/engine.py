@@ -203,15 +203,12 @@ class Engine:
     def suggestions(self, text: str, limit: int = 3) -> list[str]:
         """Close words from the index vocabulary, for a query that matched nothing."""
         from indexer.analyzers import folding_analyzer
-        from indexer.schema import INDEX_LANGS, text_field
 
-        found: dict[str, None] = {}
         reader = self.searcher.reader()
+        corrector = self.searcher.corrector("words")
+        found: dict[str, None] = {}
         for token in folding_analyzer()(text):
-            for lang in INDEX_LANGS:
-                corrector = self.searcher.corrector(text_field(lang))
-                if (text_field(lang), token.text) in reader:
-                    continue
+            if len(token.text) > 2 and ("words", token.text) not in reader:
                 found.update(dict.fromkeys(corrector.suggest(token.text, limit=limit, maxdist=2)))
         return list(found)[:limit]
 

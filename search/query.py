@@ -61,6 +61,11 @@ def validate(text: str) -> str:
         )
     if all(t in OPERATORS for t in words):
         raise QueryError(f"query {shown!r} is only operators; give words around AND/OR/NOT")
+    if words[0] in {"NOT", "ANDNOT"}:
+        raise QueryError(
+            f"query {shown!r} starts with NOT; say first what to search for, "
+            "e.g. 'leggendario NOT mondo'"
+        )
     return stripped
 
 
@@ -75,7 +80,7 @@ def expand(text: str, alternatives: Callable[[str], set[str]], stop: Callable[[s
     Operators, parentheses and quoted phrases are left as they are; leading or trailing
     operators are dropped so that `OR legendary` still searches; bare stop words go."""
     tokens = _TOKEN.findall(text)
-    while tokens and tokens[0] in OPERATORS:
+    while tokens and tokens[0] in OPERATORS - {"NOT", "ANDNOT"}:
         tokens.pop(0)
     while tokens and tokens[-1] in OPERATORS:
         tokens.pop()

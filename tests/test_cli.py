@@ -1,0 +1,199 @@
+"""The command line end to end on the embedded corpus, with CliRunner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from conftest import IT, SEEDS
+
+from search.cli import cli
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_sources_lists_the_four_seeds():
+    """`sources --json` gives language, edition, layout and counts of the four documents."""
+    code, out, _ = run("sources", "--json")
+    assert code == 0
+    docs = {d["source"]: d for d in json.loads(out)["documents"]}
+    summary = {
+        name: (d["lang"], d["edition"], d["format"], d["counts"]) for name, d in docs.items()
+    }
+    assert summary == {
+        "000_3f40d4614bb0d7a7.txt": (
+            "it",
+            "2024-11-23",
+            "numbered-rules",
+            {"rule": 34, "example": 6},
+        ),
+        "001_1dd839522fb4465e.txt": (
+            "fr",
+            None,
+            "forum-copy",
+            {"rule": 18, "example": 1, "note": 1},
+        ),
+        "002_35a44381c797d734.txt": (
+            "it",
+            None,
+            "mechanics-article",
+            {"reminder": 3, "article": 14, "ruling": 23},
+        ),
+        "003_70161cce7a97982c.txt": ("es", None, "rules-web-page", {"rule": 3, "example": 2}),
+    }
+    assert docs["001_1dd839522fb4465e.txt"]["dropped"][0] == {
+        "line": 1,
+        "text": "5 messages · 721 vues · qui a participé ?",
+        "reason": "boilerplate: forum header",
+    }
+
+
+def test_export_jsonl_is_deterministic_and_complete():
+    """`export --format jsonl` prints all 105 seed records, identically twice."""
+    code, first, _ = run("export", "--format", "jsonl")
+    _, second, _ = run("export", "--format", "jsonl")
+    records = [json.loads(line) for line in first.splitlines()]
+    assert code == 0 and first == second and len(records) == 105
+    legend = next(r for r in records if r["lang"] == "it" and r["number"] == "205.4d")
+    assert legend["key"] == "205.4d" and "legendary" in legend["terms"]
+    assert legend["edition"] == "2024-11-23" and legend["lines"] == [39, 39]
+
+
+def test_add_rejects_bad_files_with_one_line(tmp_path: Path):
+    """Empty, binary, missing files and directories: exit 1, one line naming the file."""
+    empty = tmp_path / "vuoto.txt"
+    empty.write_bytes(b"")
+    binary = tmp_path / "immagine.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    prose = tmp_path / "ricetta.txt"
+    prose.write_text("Ricetta della nonna: farina, uova e un po' di latte per la torta.\n")
+    for path, reason in [
+        (empty, "the file is empty"),
+        (binary, "binary data"),
+        (tmp_path / "manca.txt", "no such file"),
+        (tmp_path, "is a directory"),
+        (prose, "unknown layout"),
+    ]:
+        code, out, err = run("add", str(path))
+        assert code == 1, path
+        assert out == ""
+        assert err.count("\n") == 1 and str(path.name) in err and reason in err
+
+
+def test_add_keeps_a_new_document_and_skips_a_known_one(tmp_path: Path, home: Path):
+    """A new rules file is stored in MTGRULES_HOME; a seed already there is a no-op."""
+    code, out, _ = run("add", str(SEEDS / IT))
+    assert (code, out) == (0, f"{IT}: already in the library, nothing to do\n")
+    page = tmp_path / "regola-205-2.txt"
+    page.write_text(
+        "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e terra.\n",
+        encoding="utf-8",
+    )
+    code, out, _ = run("add", str(page))
+    assert code == 0 and "added as regola-205-2.txt (lang=it" in out
+    assert (home / "documents" / "regola-205-2.txt").read_bytes() == page.read_bytes()
+
+
+def test_search_prints_the_legend_rule_with_its_key():
+    """The README's main command prints 205.4d with every record of that key."""
+    code, out, _ = run("search", "regola delle leggende")
+    assert code == 0
+    first_block = out.split("\n\n")[0].splitlines()
+    assert first_block[0].startswith("205.4d [")
+    assert first_block[1] == "  it  205.4d · rule · 2024-11-23 · 000_3f40d4614bb0d7a7.txt"
+    assert first_block[2].startswith('      Ogni permanente con il supertipo "leggendario"')
+    assert any(line.startswith("  fr  205.4d · rule · edition unknown") for line in first_block)
+
+
+def test_search_json_shape_and_rule_lookup():
+    """`search 205.1b --json`: the Italian and the Spanish (inferred) 205.1b in one result."""
+    code, out, _ = run("search", "205.1b", "--json")
+    payload = json.loads(out)
+    assert code == 0 and payload["query"] == "205.1b"
+    (result,) = payload["results"]
+    assert result["key"] == "205.1b" and result["english"]["rule"] == "205.1b"
+    langs = [(r["lang"], r["kind"], r.get("inferred", False)) for r in result["records"]]
+    assert ("it", "rule", False) in langs and ("es", "rule", True) in langs
+    assert ("es", "example", False) in langs
+
+
+def test_number_lookups_whole_rule_alone_and_section():
+    """205.4 includes its subrules, 205.4. is the rule alone, 205 the whole section."""
+    keys = lambda q: [r["key"] for r in json.loads(run("show", q, "--json")[1])["results"]]  # noqa: E731
+    assert keys("205.4")[:3] == ["205.4", "205.4a", "205.4b"] and keys("205.4")[-1] == "205.4h"
+    assert keys("205.4.") == ["205.4"]
+    assert len(keys("205")) == 34
+
+
+def test_show_lists_references():
+    """`show 205.4d` lists the rule it cites (704.5j)."""
+    code, out, _ = run("show", "205.4d", "--json")
+    payload = json.loads(out)
+    assert code == 0 and "704.5j" in payload["refers_to"]
+
+
+def test_english_query_finds_translated_text():
+    """English words find Italian rules through the term base."""
+    payload = json.loads(run("search", "artifact types", "--json", "--limit", "3")[1])
+    assert "205.3g" in [r["key"] for r in payload["results"]]
+    payload = json.loads(run("search", "Lander token", "--json", "--limit", "3")[1])
+    assert payload["results"][0]["key"] == "Lander"
+    assert payload["results"][0]["english"]["rule"] == "111.10u"
+
+
+def test_accent_and_case_folding():
+    """Sottocitta finds Sottocittà; SUPERTIPO finds supertipo."""
+    assert json.loads(run("search", "Sottocitta", "--json")[1])["results"][0]["key"] == "205.3p"
+    assert (
+        json.loads(run("search", "SUPERTIPO MONDO", "--json")[1])["results"][0]["key"] == "205.4f"
+    )
+
+
+def test_malformed_queries_get_one_line_and_exit_2():
+    """Empty, unbalanced, lone operators, '*', leading NOT, 10,000 characters: exit 2."""
+    for query, message in [
+        ("", "empty query"),
+        ('"regola delle', "unbalanced quote"),
+        ("*", "no words"),
+        ("AND OR", "only operators"),
+        ("NOT mondo", "starts with NOT"),
+        ("a" * 10_000, "10000 characters"),
+    ]:
+        code, _out, err = run("search", query)
+        assert code == 2, query
+        assert message in err and "Traceback" not in err
+
+
+def test_operators_and_phrases():
+    """OR widens, NOT narrows, a quoted phrase must match in order."""
+
+    def ids(*q):
+        return {
+            r["key"] for r in json.loads(run("search", "--json", "--limit", "50", *q)[1])["results"]
+        }
+
+    assert ids("mondo OR neve") >= {"205.4f", "205.4g"}
+    assert "205.4f" not in ids("supertipo NOT mondo")
+    assert ids('"regola delle leggende"') == {"205.4d"}
+
+
+def test_no_match_suggests_words():
+    """A misspelt word gets 'did you mean' from the index vocabulary and exit 1."""
+    code, _, err = run("search", "stazionarre")
+    assert code == 1 and "did you mean" in err and "stazionare" in err
+
+
+def test_unknown_language_lists_valid_ones():
+    """--lang xx is a usage error naming the valid languages."""
+    code, _, err = run("search", "tipo", "--lang", "xx")
+    assert code == 2 and "valid: it, fr, es, en" in err
+
+
+def test_lang_filter_restricts_records():
+    """--lang fr returns French records only."""
+    payload = json.loads(run("search", "205.4", "--json", "--lang", "fr")[1])
+    assert {r["lang"] for res in payload["results"] for r in res["records"]} == {"fr"}

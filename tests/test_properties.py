@@ -1,0 +1,60 @@
+"""Hypothesis: no parser raises on arbitrary text; records round-trip through JSONL."""
+
+from __future__ import annotations
+
+import io
+
+from conftest import IT, seed
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpus.ingest import IngestError, ingest_bytes
+from corpus.layouts import LAYOUTS, Context
+from corpus.records import read_jsonl, write_jsonl
+
+LINES = st.lists(
+    st.one_of(
+        st.text(max_size=80),
+        st.sampled_from(
+            [
+                "- 205.1.",
+                "205.2a. Les types",
+                "Esempio:",
+                "Regla 205.1 · Línea",
+                "Subreglas",
+                "|",
+                "Note di regolamento ufficiali:",
+                "Abilità definita da parola chiave",
+                "(Promemoria)",
+            ]
+        ),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(LINES)
+def test_no_parser_raises_on_arbitrary_lines(lines: list[str]):
+    """Every layout's score and parse accept any lines without raising."""
+    for layout in LAYOUTS:
+        layout.score(lines)
+        layout.parse(Context(source="x.txt", lang="it", edition=None, lines=lines))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=400) | st.text(max_size=400).map(lambda t: t.encode("utf-8")))
+def test_ingest_either_parses_or_says_why(data: bytes):
+    """Arbitrary bytes give a document or an IngestError naming the file, nothing else."""
+    try:
+        ingest_bytes(data, "random.bin")
+    except IngestError as error:
+        assert str(error).startswith("random.bin: ")
+
+
+def test_records_round_trip_through_jsonl():
+    """Writing records as JSONL and reading them back gives equal records."""
+    records = ingest_bytes(seed(IT), IT).records
+    buffer = io.StringIO()
+    write_jsonl(records, buffer)
+    assert tuple(read_jsonl(buffer.getvalue().splitlines())) == records
