@@ -1,6 +1,6 @@
 """Cross-document enrichment: English terms for every record from the term base.
 
-(Alignment of old editions to modern keys belongs here too.)"""
+Then old numberings are aligned to modern keys (corpus/alignment.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,20 @@ def with_terms(records: Iterable[Record], termbase: TermBase | None = None) -> l
     records = list(records)
     termbase = termbase or TermBase.from_records(records)
     enriched = []
+    seen: dict[tuple[str, str], tuple[str, ...]] = {}  # editions repeat most texts
     for record in records:
-        concepts = termbase.concepts_in(f"{record.title or ''} {record.text}", record.lang)
+        text = f"{record.title or ''} {record.text}"
+        if (record.lang, text) not in seen:
+            seen[record.lang, text] = tuple(termbase.concepts_in(text, record.lang))
+        concepts = list(seen[record.lang, text])
         if record.align.method == "mechanic":
             concepts.insert(0, record.key)
         enriched.append(replace(record, terms=tuple(dict.fromkeys(concepts))))
     return enriched
+
+
+def aligned(records: Iterable[Record]) -> list[Record]:
+    """The hand-off records: English terms, then English keys for old numberings."""
+    from corpus.alignment import align_documents
+
+    return align_documents(with_terms(records))

@@ -24,7 +24,10 @@ def subrule_letter(index: int) -> str:
 
 def sort_key(number: str) -> tuple[int, int, int, str]:
     """Order rule numbers as the CR does: 704.5z before 704.5aa, 205 before 205.1."""
-    match = RULE_NUMBER.fullmatch(number.rstrip("."))
+    number = number.rstrip(".")
+    if number.isdigit() and len(number) == 1:  # a chapter: "1. Game Concepts" before 100
+        return (int(number) * 100, -2, 0, "")
+    match = RULE_NUMBER.fullmatch(number)
     if not match:
         return (10_000, 0, 0, number)
     rule = int(match["rule"]) if match["rule"] else -1

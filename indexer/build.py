@@ -9,6 +9,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ def versions(records: Iterable[Record]) -> list[Version]:
             editions.add(record.edition)
         if record.source not in sources:
             sources.append(record.source)
-    return [Version(r, tuple(sorted(e)), tuple(s)) for r, e, s in grouped.values()]
+    return [Version(r, tuple(sorted(e)), tuple(sorted(s))) for r, e, s in grouped.values()]
 
 
 def section_of(key: str) -> str:
@@ -124,10 +125,19 @@ def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[
     return state
 
 
+@cache
+def indexer_version() -> str:
+    """A hash of the indexer's code: a changed schema or analyzer means a new index."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def fingerprint(state: dict[str, list[Any]]) -> str:
     from corpus.library import code_version
 
-    digest = hashlib.sha256(f"{INDEX_VERSION}:{code_version()}".encode())
+    digest = hashlib.sha256(f"{INDEX_VERSION}:{code_version()}:{indexer_version()}".encode())
     for name in sorted(state):
         digest.update(f"{name}={state[name][2]};".encode())
     return digest.hexdigest()[:24]
@@ -150,7 +160,7 @@ def records_path(home: Path) -> Path:
 def build(home: Path, *, force: bool = False, progress: Progress | None = None) -> BuildResult:
     """Ingest every source, write records.jsonl (the hand-off), index it aside, then swap."""
     from corpus import library
-    from corpus.align import with_terms
+    from corpus.align import aligned
 
     started = time.monotonic()
     with build_lock(home):
@@ -161,7 +171,7 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
             folder = index_root(home) / current["dir"]
             return BuildResult(folder, current["records"], current["versions"], (), 0.0, False)
         loaded = library.load()
-        records = with_terms(library.records(loaded.documents))
+        records = aligned(library.records(loaded.documents))
         try:
             with (home / ".records.jsonl.tmp").open("w", encoding="utf-8") as out:
                 write_jsonl(records, out)
@@ -182,6 +192,9 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
                     "records": len(records),
                     "versions": count,
                     "failures": list(loaded.failures),
+                    "english_editions": sorted(
+                        {d.edition for d in loaded.documents if d.lang == "en" and d.edition}
+                    ),
                     "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 },
             )

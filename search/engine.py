@@ -21,21 +21,24 @@ class Result:
     key: str
     score: float
     records: list[dict[str, Any]] = field(default_factory=list)
+    in_effect: str | None = None  # the English edition the translations correspond to
 
     def english(self) -> dict[str, Any]:
         from corpus.mechanics import by_english
 
-        english = [r for r in self.records if r["lang"] == "en" and r["kind"] == "rule"]
+        english = [
+            r for r in self.records if r["lang"] == "en" and r["kind"] in ("rule", "glossary")
+        ]
+        chosen = [r for r in english if self.in_effect in r.get("editions", [])] or english[-1:]
         mechanic = by_english(self.key)
         terms: dict[str, None] = {}
         for record in self.records:
             terms.update(dict.fromkeys(record.get("terms", [])))
-        editions = sorted({e for r in english for e in r.get("editions", [])})
         return {
             "rule": mechanic.rule if mechanic else self.key,
-            "edition": editions[-1] if editions else None,
+            "edition": self.in_effect if chosen and self.in_effect else None,
             "terms": list(terms)[:12],
-            "text": english[-1]["text"] if english else None,
+            "text": chosen[0]["text"] if chosen else None,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -53,7 +56,7 @@ def record_json(record: dict[str, Any]) -> dict[str, Any]:
         "number": record["number"],
         "kind": record["kind"],
         "edition": record["edition"],
-        "source": record["source"],
+        "source": (record.get("sources") or [record["source"]])[-1],
         "text": record["text"],
         "align": record["align"],
     }
@@ -78,6 +81,30 @@ def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         )
 
     return sorted(records, key=position)
+
+
+def in_effect(english_editions: tuple[str, ...], date: str | None) -> str | None:
+    """The newest English edition on or before a translation's date (unknown: the newest)."""
+    if not english_editions:
+        return None
+    if date is None:
+        return english_editions[-1]
+    earlier = [e for e in english_editions if e <= date]
+    return earlier[-1] if earlier else english_editions[0]
+
+
+def select_english(result: Result, english_editions: tuple[str, ...], edition: str | None) -> None:
+    """Keep the English versions a reader needs: the one each translation corresponds to and the
+    newest (or the one of --edition); the rule's whole history is `mtgrules history`."""
+    translated = [r for r in result.records if r["lang"] != "en"]
+    targets = {in_effect(english_editions, r["edition"]) for r in translated}
+    result.in_effect = in_effect(english_editions, translated[0]["edition"]) if translated else None
+    targets.add(edition or (english_editions[-1] if english_editions else None))
+    if result.in_effect is None:
+        result.in_effect = edition or (english_editions[-1] if english_editions else None)
+    english = [r for r in result.records if r["lang"] == "en"]
+    keep = [r for r in english if targets & set(r.get("editions", []))] or english[-1:]
+    result.records = [r for r in result.records if r["lang"] != "en" or r in keep]
 
 
 @dataclass(frozen=True)
@@ -105,10 +132,11 @@ class Filters:
 
 
 class Engine:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
         from whoosh import index
         from whoosh.scoring import BM25F
 
+        self.english_editions = tuple(sorted(english_editions))
         self.ix = index.open_dir(str(folder))
         # Weaker length normalization than the default (0.75): a long rule that defines a term
         # and repeats it should not lose to a short one that mentions it once.
@@ -139,6 +167,7 @@ class Engine:
         results = sorted(groups.values(), key=lambda r: sort_key(r.key))
         for result in results:
             result.records = order_records(result.records)
+            select_english(result, self.english_editions, filters.edition)
         return results
 
     @staticmethod
@@ -177,6 +206,7 @@ class Engine:
                 by_key[record["key"]].records.append(record)
         for result in results:
             result.records = order_records(result.records)
+            select_english(result, self.english_editions, filters.edition)
 
     def parse(self, text: str):
         from whoosh import qparser

@@ -41,13 +41,14 @@ def label(record: dict[str, Any]) -> str:
     editions = record.get("editions") or []
     if len(editions) > 1:
         edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"
+    source = (record.get("sources") or [record["source"]])[-1]
     align = record["align"]
     aligned = (
         ""
         if align["confidence"] >= 0.999
         else f" · aligned by {align['method']} {align['confidence']:.2f}"
     )
-    return f"{number} · {record['kind']} · {edition} · {record['source']}{aligned}"
+    return f"{number} · {record['kind']} · {edition} · {source}{aligned}"
 
 
 def by_language(result: Result, show: Iterable[str]) -> dict[str, list[dict[str, Any]]]:

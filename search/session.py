@@ -27,7 +27,9 @@ def open_engine() -> Iterator[Engine]:
         current = read_current(state_home)
         if current is None:
             raise IndexError_("no index; run `mtgrules index --rebuild`")
-        engine = Engine(index_root(state_home) / current["dir"])
+        engine = Engine(
+            index_root(state_home) / current["dir"], current.get("english_editions", [])
+        )
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None
     except Exception as error:  # a damaged index must not end in a traceback

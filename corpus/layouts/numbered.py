@@ -57,9 +57,17 @@ def score(lines: list[str]) -> tuple[float, str]:
 
 
 def parse_numbered(ctx: Context, *, preamble: str, trailer: str) -> Parsed:
-    """Shared line engine: rules, their examples and notes, continuation lines, chrome."""
+    """Numbered rules over the whole document."""
     builder = Builder(ctx)
-    rows = non_blank(ctx.lines)
+    add_numbered_rows(builder, non_blank(ctx.lines), preamble=preamble, trailer=trailer)
+    return builder.finish()
+
+
+def add_numbered_rows(
+    builder: Builder, rows: list[tuple[int, str]], *, preamble: str, trailer: str
+) -> None:
+    """Shared line engine: rules, their examples and notes, continuation lines, chrome."""
+    ctx = builder.ctx
     last_structural = max(
         (i for i, text in rows if NUMBERED_LINE.match(text) or EXAMPLE_LINE.match(text)),
         default=0,
@@ -108,7 +116,6 @@ def parse_numbered(ctx: Context, *, preamble: str, trailer: str) -> Parsed:
         else:
             assert current is not None
             builder.extend(current, line_number, text)
-    return builder.finish()
 
 
 def parse(ctx: Context) -> Parsed:

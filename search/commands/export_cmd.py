@@ -19,10 +19,10 @@ import click
 def command(fmt: str) -> None:
     """Print every record, one JSON object per line, in a deterministic order."""
     from corpus import library
-    from corpus.align import with_terms
+    from corpus.align import aligned
     from corpus.records import write_jsonl
 
     loaded = library.load()
-    write_jsonl(with_terms(library.records(loaded.documents)), sys.stdout)
+    write_jsonl(aligned(library.records(loaded.documents)), sys.stdout)
     for failure in loaded.failures:
         click.echo(f"error: {failure}", err=True)

@@ -1,0 +1,184 @@
+"""Align translated numbered rules to modern English keys.
+
+A translation made from the English edition it was numbered after keeps its numbers as keys
+(method "number"). An old edition numbered differently (the French forum copy, about 2006) is
+aligned by content: within each section, an order-preserving alignment (as sentence aligners
+such as hunalign do) scored by the English concepts both texts mention through the term base
+and by the rule numbers they cite. The reference is the English edition in effect at the
+translation's date, or, when no English is loaded, the newest dated translation.
+A rule with no counterpart keeps a key of its own: `NUMBER@SOURCE`."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import replace
+
+from corpus.numbers import RULE_NUMBER
+from corpus.records import Align, Record
+
+MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
+LOW_CONFIDENCE = 0.5  # aligned, but shown as uncertain
+MODERN_SHARE = 0.85
+MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
+SAME_NUMBER_BONUS = 0.15
+
+
+def depth(number: str) -> int:
+    match = RULE_NUMBER.fullmatch(number)
+    if not match or not match["rule"]:
+        return 0
+    return 2 if match["letters"] else 1
+
+
+def section(number: str) -> str:
+    return number.split(".")[0]
+
+
+def similarity(a: Record, b: Record, weight: dict[str, float], prior: bool = True) -> float:
+    """Weighted Dice over the English concepts of both rules (with their examples and notes),
+    plus a small prior for the same number; zero across depths."""
+    if a.number is None or b.number is None or depth(a.number) != depth(b.number):
+        return 0.0
+    if depth(a.number) == 0:
+        return 1.0  # the section heading itself
+    ca, cb = set(a.terms), set(b.terms)
+    if not ca or not cb:
+        return 0.0
+    mass = lambda concepts: sum(weight.get(c, 1.0) for c in concepts)  # noqa: E731
+    dice = 2 * mass(ca & cb) / (mass(ca) + mass(cb))
+    # Renumbering shifts rules, but many keep their number: a small prior for the same one.
+    same_number = SAME_NUMBER_BONUS if prior and a.number == b.number else 0.0
+    return min(1.0, dice + same_number)
+
+
+def monotonic_alignment(
+    left: Sequence[Record], right: Sequence[Record], score: dict[tuple[int, int], float]
+) -> dict[int, int]:
+    """The order-preserving matching of left to right items with the greatest total score."""
+    rows, cols = len(left), len(right)
+    best = [[0.0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(rows - 1, -1, -1):
+        for j in range(cols - 1, -1, -1):
+            pair = score.get((i, j), 0.0)
+            take = pair + best[i + 1][j + 1] if pair >= MIN_SIMILARITY else -1.0
+            best[i][j] = max(take, best[i + 1][j], best[i][j + 1])
+    matches, i, j = {}, 0, 0
+    while i < rows and j < cols:
+        pair = score.get((i, j), 0.0)
+        if pair >= MIN_SIMILARITY and best[i][j] == pair + best[i + 1][j + 1]:
+            matches[i] = j
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return matches
+
+
+def with_children_terms(records: list[Record]) -> list[Record]:
+    """The numbered rules, each with its examples' and notes' concepts as evidence too."""
+    extra: dict[str, list[str]] = defaultdict(list)
+    for record in records:
+        if record.kind != "rule" and record.parent:
+            extra[record.parent].extend(record.terms)
+    return [
+        replace(r, terms=tuple(dict.fromkeys([*r.terms, *extra[r.number]])))
+        for r in records
+        if r.kind == "rule" and r.number
+    ]
+
+
+def _concept_weights(records: Sequence[Record]) -> dict[str, float]:
+    """Rarer concepts weigh more: `type` says little in section 205, `legend rule` a lot."""
+    counts = Counter(c for r in records for c in set(r.terms))
+    total = max(len(records), 1)
+    return {c: math.log(1 + total / n) for c, n in counts.items()}
+
+
+def reference_for(document: list[Record], candidates: dict[str, list[Record]]) -> list[Record]:
+    """The rules a translated document is aligned against."""
+    lang = document[0].lang
+    edition = next((r.edition for r in document if r.edition), None)
+    english = {e: rs for e, rs in candidates.items() if rs and rs[0].lang == "en"}
+    if english:
+        editions = sorted(english)
+        earlier = [e for e in editions if edition and e <= edition]
+        return english[earlier[-1] if earlier else editions[-1]]
+    others = [
+        (e, rs)
+        for e, rs in candidates.items()
+        if rs and rs[0].lang != lang and e and (edition is None or e > edition)
+    ]
+    return max(others)[1] if others else []
+
+
+def align_documents(records: list[Record]) -> list[Record]:
+    """Every record with its English key; content-aligned where the numbering is old."""
+    by_source: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        by_source[record.source].append(record)
+    numbered = {
+        source: with_children_terms([r for r in rs if r.align.method == "number"])
+        for source, rs in by_source.items()
+    }
+    candidates = {(rs[0].edition or "") + "|" + source: rs for source, rs in numbered.items() if rs}
+    by_edition: dict[str, list[Record]] = {}
+    for label, rs in candidates.items():
+        by_edition.setdefault(label.split("|")[0], []).extend(rs)
+    new_keys: dict[tuple[str, str], tuple[str, Align]] = {}
+    for source, rules in numbered.items():
+        if not rules or rules[0].lang == "en":
+            continue
+        others = {e: rs for e, rs in by_edition.items() if all(r.source != source for r in rs)}
+        reference = reference_for(rules, others)
+        if reference:
+            new_keys.update(_align(source, rules, reference))
+    out = []
+    for record in records:
+        anchor = record.number if record.kind == "rule" else record.parent
+        change = new_keys.get((record.source, anchor or ""))
+        if change and record.align.method == "number":
+            record = replace(record, key=change[0], align=change[1])
+        out.append(record)
+    return out
+
+
+def _align(
+    source: str, rules: list[Record], reference: list[Record]
+) -> dict[tuple[str, str], tuple[str, Align]]:
+    """Keys for one document's rules: by number when its numbering is modern, else by content."""
+    weights = _concept_weights(reference)
+    by_number = {r.number: r for r in reference}
+    same = [
+        similarity(rule, by_number[rule.number], weights, prior=False)
+        for rule in rules
+        if rule.number in by_number and depth(rule.number or "") > 0
+    ]
+    modern = same and sum(s >= MODERN_SIMILARITY for s in same) >= MODERN_SHARE * len(same)
+    if modern:
+        return {}
+    keys: dict[tuple[str, str], tuple[str, Align]] = {}
+    sections: dict[str, list[Record]] = defaultdict(list)
+    for rule in reference:
+        sections[section(rule.number or "")].append(rule)
+    mine: dict[str, list[Record]] = defaultdict(list)
+    for rule in rules:
+        mine[section(rule.number or "")].append(rule)
+    for name, left in mine.items():
+        right = sections.get(name, [])
+        score = {
+            (i, j): similarity(a, b, weights)
+            for i, a in enumerate(left)
+            for j, b in enumerate(right)
+        }
+        matches = monotonic_alignment(left, right, score)
+        for i, rule in enumerate(left):
+            assert rule.number is not None
+            if i in matches:
+                confidence = round(min(1.0, score[i, matches[i]]), 2)
+                keys[source, rule.number] = (right[matches[i]].key, Align("content", confidence))
+            else:
+                keys[source, rule.number] = (f"{rule.number}@{source}", Align("own", 0.0))
+    return keys

@@ -1,0 +1,45 @@
+"""Old numberings are aligned to modern keys by content; modern ones keep their numbers."""
+
+from __future__ import annotations
+
+from corpus import library
+from corpus.align import aligned
+
+
+def french_keys() -> dict[str, tuple[str, str, float]]:
+    records = aligned(library.records(library.load().documents))
+    return {
+        r.number: (r.key, r.align.method, r.align.confidence)
+        for r in records
+        if r.lang == "fr" and r.kind == "rule" and r.number
+    }
+
+
+def test_french_supertypes_align_to_modern_rules():
+    """The 2006 legend rule 205.4c is modern 205.4d; world 205.4f; snow 205.4g; basic 205.4c."""
+    keys = french_keys()
+    assert keys["205.4c"] == ("205.4d", "content", 0.84)
+    assert keys["205.4d"] == ("205.4f", "content", 0.81)
+    assert keys["205.4e"] == ("205.4g", "content", 0.65)
+    assert keys["205.4b"] == ("205.4c", "content", 0.64)
+    assert keys["205.2a"] == ("205.2a", "content", 1.0)
+
+
+def test_rule_without_modern_counterpart_keeps_its_own_key():
+    """The old "Enchanter : [quelque chose]" rule has no modern counterpart."""
+    assert french_keys()["205.2c"] == ("205.2c@001_1dd839522fb4465e.txt", "own", 0.0)
+
+
+def test_examples_and_notes_follow_their_rule():
+    """The French note under old 205.4b goes with it to modern 205.4c."""
+    records = aligned(library.records(library.load().documents))
+    note = next(r for r in records if r.lang == "fr" and r.kind == "note")
+    assert (note.parent, note.key) == ("205.4b", "205.4c")
+
+
+def test_modern_translations_keep_their_numbers():
+    """The Italian and Spanish seeds are numbered like the modern CR: method number."""
+    records = aligned(library.records(library.load().documents))
+    for record in records:
+        if record.lang in ("it", "es") and record.number:
+            assert (record.key, record.align.method) == (record.number, "number")
