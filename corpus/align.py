@@ -12,7 +12,8 @@ from corpus.terms import TermBase
 
 
 def with_terms(records: Iterable[Record], termbase: TermBase | None = None) -> list[Record]:
-    """Each record with the English concepts it mentions (its mechanic's name first)."""
+    """Each record with the English concepts it mentions, once per mention (so that the index
+    can weigh them), its mechanic's name first."""
     records = list(records)
     termbase = termbase or TermBase.from_records(records)
     enriched = []
@@ -24,7 +25,7 @@ def with_terms(records: Iterable[Record], termbase: TermBase | None = None) -> l
         concepts = list(seen[record.lang, text])
         if record.align.method == "mechanic":
             concepts.insert(0, record.key)
-        enriched.append(replace(record, terms=tuple(dict.fromkeys(concepts))))
+        enriched.append(replace(record, terms=tuple(concepts)))
     return enriched
 
 

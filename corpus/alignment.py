@@ -148,11 +148,17 @@ def align_documents(records: list[Record]) -> list[Record]:
 def _align(
     source: str, rules: list[Record], reference: list[Record]
 ) -> dict[tuple[str, str], tuple[str, Align]]:
-    """Keys for one document's rules: by number when its numbering is modern, else by content."""
-    weights = _concept_weights(reference)
+    """Keys for one document's rules: by number when its numbering is modern, else by content.
+
+    Concept weights are computed per section of the reference: in section 205 "type" says
+    little, "legend rule" a lot."""
+    sections: dict[str, list[Record]] = defaultdict(list)
+    for rule in reference:
+        sections[section(rule.number or "")].append(rule)
+    weights = {name: _concept_weights(rules) for name, rules in sections.items()}
     by_number = {r.number: r for r in reference}
     same = [
-        similarity(rule, by_number[rule.number], weights, prior=False)
+        similarity(rule, by_number[rule.number], weights[section(rule.number or "")], prior=False)
         for rule in rules
         if rule.number in by_number and depth(rule.number or "") > 0
     ]
@@ -160,16 +166,13 @@ def _align(
     if modern:
         return {}
     keys: dict[tuple[str, str], tuple[str, Align]] = {}
-    sections: dict[str, list[Record]] = defaultdict(list)
-    for rule in reference:
-        sections[section(rule.number or "")].append(rule)
     mine: dict[str, list[Record]] = defaultdict(list)
     for rule in rules:
         mine[section(rule.number or "")].append(rule)
     for name, left in mine.items():
         right = sections.get(name, [])
         score = {
-            (i, j): similarity(a, b, weights)
+            (i, j): similarity(a, b, weights[name])
             for i, a in enumerate(left)
             for j, b in enumerate(right)
         }

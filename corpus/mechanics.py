@@ -18,6 +18,7 @@ class Mechanic:
     category: str
     names: dict[str, tuple[str, ...]]
     part_of: str | None = None
+    owns_rule: bool = False
 
     def pattern(self, lang: str) -> re.Pattern[str] | None:
         names = self.names.get(lang, ())
@@ -37,6 +38,7 @@ def mechanics() -> tuple[Mechanic, ...]:
             category=entry["category"],
             names={lang: tuple(names) for lang, names in entry["names"].items()},
             part_of=entry.get("part_of"),
+            owns_rule=entry.get("owns_rule", False),
         )
         for entry in raw["mechanics"]
     )
@@ -57,3 +59,18 @@ def find_mechanics(text: str, lang: str) -> list[Mechanic]:
         if match:
             found.append((match.start(), mechanic))
     return [m for _, m in sorted(found, key=lambda pair: pair[0])]
+
+
+@cache
+def owned_rules() -> dict[str, str]:
+    """CR rule number -> the mechanic it is wholly about (702.184 -> Station)."""
+    return {m.rule: m.english for m in mechanics() if m.owns_rule}
+
+
+def mechanic_of_rule(key: str) -> str | None:
+    """The mechanic whose own rule (or one of its subrules) this key is."""
+    rules = owned_rules()
+    if key in rules:
+        return rules[key]
+    stem = key.rstrip("abcdefghijklmnopqrstuvwxyz")
+    return rules.get(stem) if stem != key else None

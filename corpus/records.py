@@ -31,7 +31,7 @@ class Record:
     parent: str | None = None
     edition: str | None = None
     title: str | None = None
-    terms: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()  # English concepts it mentions, once per mention
     align: Align = field(default_factory=lambda: Align("number"))
     seq: int = 0  # position in its document, for a stable order
 

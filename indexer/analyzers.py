@@ -8,6 +8,7 @@ from functools import cache
 from whoosh.analysis import (
     Analyzer,
     CharsetFilter,
+    IntraWordFilter,
     LowercaseFilter,
     RegexTokenizer,
     StemFilter,
@@ -16,9 +17,9 @@ from whoosh.analysis import (
 from whoosh.lang.stopwords import stoplists
 from whoosh.support.charset import accent_map
 
-# Words split on apostrophes (l'artefatto, l’artefatto -> l / artefatto) and hyphens; rule
-# numbers such as 205.4d stay one token.
-TOKEN_PATTERN = r"\w+(?:\.\w+)*"
+# Words split on apostrophes (l'artefatto, l’artefatto -> l / artefatto); rule numbers such as
+# 205.4d stay one token; hyphenated words are kept whole here and split below.
+TOKEN_PATTERN = r"\w+(?:[-.]\w+)*"
 
 # Elided articles and prepositions that the Snowball lists lack.
 EXTRA_STOP_WORDS = {
@@ -34,6 +35,8 @@ def analyzer(lang: str) -> Analyzer:
     stop = frozenset(stoplists[lang]) | EXTRA_STOP_WORDS[lang]
     return (
         RegexTokenizer(TOKEN_PATTERN)
+        # sur-type -> type + surtype: "sur" is a French stop word, "surtype" is the concept.
+        | IntraWordFilter(delims="-", splitnums=False, mergewords=True, mergenums=False)
         | LowercaseFilter()
         | StopFilter(stoplist=stop, minsize=1)
         | CharsetFilter(accent_map)
@@ -44,7 +47,7 @@ def analyzer(lang: str) -> Analyzer:
 @cache
 def folding_analyzer() -> Analyzer:
     """No stemming, no stop words: for exact-ish fields such as titles and English keys."""
-    return RegexTokenizer(TOKEN_PATTERN) | LowercaseFilter() | CharsetFilter(accent_map)
+    return RegexTokenizer(r"\w+(?:\.\w+)*") | LowercaseFilter() | CharsetFilter(accent_map)
 
 
 def stems(text: str, lang: str) -> list[str]:

@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
 """Run a query file (the format of ../shared/eval/dev-queries.tsv) through `mtgrules search
---json`; print each miss and `passed N/M`. Exit 1 when any query misses."""
+--json`; print each miss and `passed N/M`. Exit 1 when any query misses.
+
+The development queries are about the embedded corpus, so by default they run in a fresh
+temporary MTGRULES_HOME (the four seeds only); `--library` runs them against yours."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -19,10 +24,15 @@ def satisfied(item: str, records: list[dict]) -> bool:
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
-        print("usage: scripts/eval QUERYFILE", file=sys.stderr)
+    args = sys.argv[1:]
+    own_library = "--library" in args
+    args = [a for a in args if a != "--library"]
+    if len(args) != 1:
+        print("usage: scripts/eval [--library] QUERYFILE", file=sys.stderr)
         return 2
-    path = Path(sys.argv[1])
+    if not own_library:
+        os.environ["MTGRULES_HOME"] = tempfile.mkdtemp(prefix="mtgrules-eval-")
+    path = Path(args[0])
     if not path.is_file():
         print(f"{path}: no such query file", file=sys.stderr)
         return 2

@@ -9,10 +9,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from corpus.mechanics import mechanic_of_rule, owned_rules
 from corpus.numbers import sort_key
+from corpus.text import fold
 from search.query import NumberQuery, QueryError, expand, validate
 
 LANG_ORDER = ("en", "it", "fr", "es")
+EXACT_NAME_BONUS = 2.0
 KIND_ORDER = ("rule", "reminder", "article", "ruling", "example", "note", "glossary")
 
 
@@ -164,6 +167,10 @@ class Engine:
             if not self._covers(number, key):
                 continue
             groups.setdefault(key, Result(key, 1.0)).records.append(record)
+        mechanic = owned_rules().get(number.number)
+        if mechanic and number.number in groups:
+            hits = self.searcher.search(Term("key", mechanic), limit=None, filter=filters.whoosh())
+            groups[number.number].records.extend(json.loads(hit["payload"]) for hit in hits)
         results = sorted(groups.values(), key=lambda r: sort_key(r.key))
         for result in results:
             result.records = order_records(result.records)
@@ -185,8 +192,12 @@ class Engine:
         hits = self.searcher.search(query, limit=max(200, limit * 20), filter=filters.whoosh())
         best: dict[str, float] = {}
         for hit in hits:
-            key = hit["key"]
+            key = mechanic_of_rule(hit["key"]) or hit["key"]
             best[key] = max(best.get(key, 0.0), hit.score)
+        named = fold(text.strip().strip('"'))
+        for key in best:
+            if fold(key) == named:
+                best[key] *= EXACT_NAME_BONUS  # "Station" names the Station mechanic itself
         ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
         results = [Result(key, score) for key, score in ranked]
         self._fill(results, filters)
@@ -194,16 +205,20 @@ class Engine:
         return results, matched
 
     def _fill(self, results: list[Result], filters: Filters) -> None:
-        from whoosh.query import Or, Term
+        from whoosh.query import Or, Prefix, Term
 
         if not results:
             return
         by_key = {result.key: result for result in results}
-        hits = self.searcher.search(Or([Term("key", k) for k in by_key]), limit=None)
+        wanted = [Term("key", k) for k in by_key]
+        owned = {rule: name for rule, name in owned_rules().items() if name in by_key}
+        wanted += [Prefix("key", rule) for rule in owned]
+        hits = self.searcher.search(Or(wanted), limit=None)
         for hit in hits:
             record = json.loads(hit["payload"])
-            if filters.keep(record):
-                by_key[record["key"]].records.append(record)
+            key = mechanic_of_rule(record["key"]) if record["key"] not in by_key else record["key"]
+            if key in by_key and filters.keep(record):
+                by_key[key].records.append(record)
         for result in results:
             result.records = order_records(result.records)
             select_english(result, self.english_editions, filters.edition)

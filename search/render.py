@@ -24,7 +24,7 @@ def heading(result: Result) -> str:
     parts = [result.key]
     if english["rule"] != result.key:
         parts.append(f"(CR {english['rule']})")
-    if title:
+    if title and title != result.key:
         parts.append(f"— {title}")
     if english["terms"]:
         parts.append(f"[{', '.join(english['terms'][:8])}]")
