@@ -9,7 +9,7 @@ import csv
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from corpus.mechanics import mechanics
@@ -89,10 +89,14 @@ _WORD = re.compile(r"\w+")
 
 def stems(text: str, lang: str) -> list[str]:
     """Folded, stemmed words, as the term base compares them."""
+    return [_stem(word, lang) for word in _WORD.findall(text.replace("-", " "))]
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str, lang: str) -> str:
     from whoosh.lang import stemmer_for_language
 
-    stem = stemmer_for_language(lang)
-    return [stem(fold(w)) for w in _WORD.findall(text.replace("-", " "))]
+    return stemmer_for_language(lang)(fold(word))
 
 
 def concept_name(english: str) -> str:

@@ -7,13 +7,14 @@ import hashlib
 import json
 import shutil
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from corpus.records import Record, read_jsonl, write_jsonl
+from corpus.records import Record, write_jsonl
 from indexer.schema import INDEX_VERSION, build_schema, text_field
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
@@ -69,18 +70,14 @@ def whoosh_document(version: Version) -> dict[str, Any]:
     return {
         # An example or note is evidence for its rule, but weaker than the rule's own text.
         "_boost": 0.6 if record.kind in ("example", "note") else 1.0,
-        "vid": version.vid,
         "key": record.key,
         "section": section_of(record.key),
-        "number": record.number or "",
         "lang": record.lang,
         "kind": record.kind,
-        "source": ",".join(version.sources),
         "editions": ",".join(version.editions),
         "terms": " ".join(record.terms),
         "payload": json.dumps(payload, ensure_ascii=False),
         text_field(record.lang): text,
-        "words": text,
     }
 
 
@@ -90,12 +87,32 @@ def write_index(records: list[Record], folder: Path, progress: Progress | None =
     folder.mkdir(parents=True)
     ix = index.create_in(str(folder), build_schema())
     unique = versions(records)
-    with ix.writer(limitmb=256) as writer:
+    # Two processes analyse a large library (the machines have two cores); a small one is not
+    # worth the fork.
+    parallel = {"procs": 2, "multisegment": True} if len(unique) > PARALLEL_FROM else {}
+    with ix.writer(limitmb=128, **parallel) as writer:
         for done, version in enumerate(unique, start=1):
             writer.add_document(**whoosh_document(version))
             if progress and (done % 500 == 0 or done == len(unique)):
                 progress(done, len(unique))
+    write_vocabulary(unique, folder)
     return len(unique)
+
+
+VOCABULARY = "vocabulary.txt"
+PARALLEL_FROM = 3000  # distinct versions
+
+
+def write_vocabulary(unique: list[Version], folder: Path) -> None:
+    """Every folded word of the texts, most frequent first: the "did you mean" candidates."""
+    from indexer.analyzers import folding_analyzer
+
+    counts: Counter[str] = Counter()
+    analyze = folding_analyzer()
+    for version in unique:
+        counts.update(t.text for t in analyze(version.record.text) if len(t.text) > 2)
+    words = "\n".join(word for word, _ in counts.most_common())
+    (folder / VOCABULARY).write_text(words, encoding="utf-8")
 
 
 # --- sources and freshness -------------------------------------------------------------------
@@ -173,11 +190,11 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
         loaded = library.load()
         records = aligned(library.records(loaded.documents))
         try:
+            # The hand-off file is written for inspection and for other tools; the index is
+            # built from the very same records, not read back.
             with (home / ".records.jsonl.tmp").open("w", encoding="utf-8") as out:
                 write_jsonl(records, out)
             (home / ".records.jsonl.tmp").replace(records_path(home))
-            with records_path(home).open(encoding="utf-8") as handoff:
-                records = list(read_jsonl(handoff))
             name = f"build-{time.strftime('%Y%m%d-%H%M%S')}-{print_[:8]}"
             folder = index_root(home) / name
             if folder.exists():

@@ -140,6 +140,7 @@ class Engine:
         from whoosh.scoring import BM25F
 
         self.english_editions = tuple(sorted(english_editions))
+        self.folder = folder
         self.ix = index.open_dir(str(folder))
         # Weaker length normalization than the default (0.75): a long rule that defines a term
         # and repeats it should not lose to a short one that mentions it once.
@@ -247,14 +248,22 @@ class Engine:
 
     def suggestions(self, text: str, limit: int = 3) -> list[str]:
         """Close words from the index vocabulary, for a query that matched nothing."""
-        from indexer.analyzers import folding_analyzer
+        from difflib import get_close_matches
 
-        reader = self.searcher.reader()
-        corrector = self.searcher.corrector("words")
+        from indexer.analyzers import folding_analyzer
+        from indexer.build import VOCABULARY
+
+        try:
+            words = (self.folder / VOCABULARY).read_text("utf-8").split("\n")
+        except OSError:
+            return []
+        known = set(words)
         found: dict[str, None] = {}
         for token in folding_analyzer()(text):
-            if len(token.text) > 2 and ("words", token.text) not in reader:
-                found.update(dict.fromkeys(corrector.suggest(token.text, limit=limit, maxdist=2)))
+            if len(token.text) > 2 and token.text not in known:
+                found.update(
+                    dict.fromkeys(get_close_matches(token.text, words, n=limit, cutoff=0.75))
+                )
         return list(found)[:limit]
 
     def referring_to(self, key: str) -> list[str]:
