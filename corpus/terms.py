@@ -6,9 +6,10 @@ mechanics table, and the English names the Italian CR prints in parentheses ("Cl
 from __future__ import annotations
 
 import csv
+import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from importlib import resources
 
@@ -85,11 +86,22 @@ def parenthesized_terms(record: Record) -> list[Term]:
 
 
 _WORD = re.compile(r"\w+")
+LANGS = ("it", "fr", "es", "en")
 
 
 def stems(text: str, lang: str) -> list[str]:
-    """Folded, stemmed words, as the term base compares them."""
-    return [_stem(word, lang) for word in _WORD.findall(text.replace("-", " "))]
+    """Folded, stemmed content words (no articles or prepositions), as the term base compares
+    them: "tipo di terra" and "tipos de tierra" both have two."""
+    stop = _stop_words(lang)
+    words = _WORD.findall(text.replace("-", "").lower())  # sur-type is one word: surtype
+    return [_stem(word, lang) for word in words if word not in stop]
+
+
+@cache
+def _stop_words(lang: str) -> frozenset[str]:
+    from whoosh.lang.stopwords import stoplists
+
+    return frozenset(stoplists.get(lang, ()))
 
 
 @lru_cache(maxsize=200_000)
@@ -112,7 +124,8 @@ class TermBase:
     def __init__(self, terms: Iterable[Term], weak: Iterable[Term] = ()) -> None:
         """`weak` terms (names in parentheses) never override a word the others already map:
         "Earth (Terra)" must not make every "terra" mean Earth."""
-        strong, weak = tuple(terms), tuple(weak)
+        strong, weak = tuple(terms), tuple(dict.fromkeys(weak))
+        self.strong, self.weak = strong, weak
         self.terms = strong + weak
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         for group in (strong, weak):
@@ -130,6 +143,17 @@ class TermBase:
     def from_records(cls, records: Iterable[Record]) -> TermBase:
         found = [t for record in records for t in parenthesized_terms(record)]
         return cls(static_terms(), found)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"strong": [asdict(t) for t in self.strong], "weak": [asdict(t) for t in self.weak]},
+            ensure_ascii=False,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> TermBase:
+        data = json.loads(text)
+        return cls([Term(**t) for t in data["strong"]], [Term(**t) for t in data["weak"]])
 
     def concepts_in(self, text: str, lang: str) -> list[str]:
         """English concepts the text mentions, once per mention, in order."""
@@ -154,4 +178,23 @@ class TermBase:
         """Every term of the concepts a word or phrase names, in any language."""
         english = self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())
         wanted = {c.lower() for c in self.english_for(phrase) | english}
+        wanted = wanted or self.composed(phrase)
         return [t for t in self.terms if t.english.lower() in wanted]
+
+    def composed(self, phrase: str) -> set[str]:
+        """A two-word phrase whose words name two concepts that together name a third:
+        "types d'artefacts" -> type + artifact -> "artifact type" (head first or last)."""
+        words = [w for w in _WORD.findall(phrase.lower()) if len(w) > 1]
+        words = [w for w in words if not any(w in _stop_words(lang) for lang in LANGS)]
+        if len(words) != 2:
+            return set()
+        first, second = (self.english_for(w) | self._english(w) for w in words)
+        found = set()
+        for a in first:
+            for b in second:
+                for candidate in (f"{a} {b}", f"{b} {a}"):
+                    found |= {c.lower() for c in self._english(candidate)}
+        return found
+
+    def _english(self, phrase: str) -> set[str]:
+        return self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())

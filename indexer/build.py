@@ -100,6 +100,7 @@ def write_index(records: list[Record], folder: Path, progress: Progress | None =
 
 
 VOCABULARY = "vocabulary.txt"
+TERMBASE = "termbase.json"
 PARALLEL_FROM = 3000  # distinct versions
 
 
@@ -178,6 +179,7 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
     """Ingest every source, write records.jsonl (the hand-off), index it aside, then swap."""
     from corpus import library
     from corpus.align import aligned
+    from corpus.terms import TermBase
 
     started = time.monotonic()
     with build_lock(home):
@@ -200,6 +202,7 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
             if folder.exists():
                 shutil.rmtree(folder)
             count = write_index(records, folder, progress)
+            (folder / TERMBASE).write_text(TermBase.from_records(records).to_json(), "utf-8")
             write_current(
                 home,
                 {

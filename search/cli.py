@@ -14,6 +14,7 @@ COMMANDS = {
     "add": "search.commands.add_cmd",
     "export": "search.commands.export_cmd",
     "index": "search.commands.index_cmd",
+    "term": "search.commands.term_cmd",
 }
 
 

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus.mechanics import mechanic_of_rule, owned_rules
 from corpus.numbers import sort_key
 from corpus.text import fold
 from search.query import NumberQuery, QueryError, expand, validate
+
+if TYPE_CHECKING:
+    from corpus.terms import TermBase
 
 LANG_ORDER = ("en", "it", "fr", "es")
 EXACT_NAME_BONUS = 2.0
@@ -234,7 +237,7 @@ class Engine:
         parser = qparser.MultifieldParser(fields, self.ix.schema, group=qparser.AndGroup)
         for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
             parser.remove_plugin_class(plugin)
-        expanded = expand(text, termbase_lookup(), is_stop_word)
+        expanded = expand(text, self.alternatives, is_stop_word)
         if not expanded.strip():
             raise QueryError(
                 f"query {text!r} has only common words (stop words); add a content word"
@@ -243,6 +246,41 @@ class Engine:
         if query is NullQuery or not list(query.iter_all_terms()):
             raise QueryError(f"query {text!r} has no searchable words")
         return query
+
+    # --- the term base --------------------------------------------------------------------------
+
+    @cached_property
+    def termbase(self) -> TermBase:
+        """The term base the index was built with (parenthesised names included)."""
+        from corpus.terms import TermBase, static_terms
+        from indexer.build import TERMBASE
+
+        try:
+            return TermBase.from_json((self.folder / TERMBASE).read_text("utf-8"))
+        except (OSError, ValueError, KeyError, TypeError):
+            return TermBase(static_terms())
+
+    def alternatives(self, word: str) -> set[str]:
+        """A word in any language -> its English concepts and their terms in every language."""
+        found: set[str] = set()
+        for term in self.termbase.lookup(word):
+            found.update((term.english, term.term))
+        return {t for t in found if len(t.split()) <= 3}
+
+    def rules_using(self, concept: str, limit: int = 20) -> list[str]:
+        """Keys of the records that mention an English concept, most mentions first."""
+        from whoosh.query import Phrase, Term
+
+        from indexer.analyzers import stems
+
+        words = stems(concept, "en")
+        if not words:
+            return []
+        query = Term("terms", words[0]) if len(words) == 1 else Phrase("terms", words)
+        keys: dict[str, None] = {}
+        for hit in self.searcher.search(query, limit=200):
+            keys.setdefault(mechanic_of_rule(hit["key"]) or hit["key"], None)
+        return list(keys)[:limit]
 
     # --- suggestions and references ---------------------------------------------------------
 
@@ -276,22 +314,6 @@ class Engine:
         keys = {hit["key"] for hit in self.searcher.search(query, limit=None)}
         keys.discard(key)
         return sorted(keys, key=sort_key)
-
-
-@cache
-def termbase_lookup() -> Callable[[str], set[str]]:
-    """A word in any language -> its English concepts and their terms in every language."""
-    from corpus.terms import TermBase, static_terms
-
-    termbase = TermBase(static_terms())
-
-    def alternatives(word: str) -> set[str]:
-        found: set[str] = set()
-        for term in termbase.lookup(word):
-            found.update((term.english, term.term))
-        return {t for t in found if len(t.split()) <= 3}
-
-    return alternatives
 
 
 @cache

@@ -10,6 +10,8 @@ from corpus.numbers import NUMBER_QUERY
 
 MAX_QUERY_CHARS = 500
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
+# Elided articles and prepositions: l'artefatto, dell'abilità, d'artefacts, qu'un.
+ELISION = re.compile(r"^(?:l|d|dell|nell|all|dall|sull|un|qu|j|n|s|c|m|t)['’]", re.IGNORECASE)
 _TOKEN = re.compile(r'"[^"]*"|\(|\)|[^\s()"]+')
 
 
@@ -89,7 +91,7 @@ def expand(text: str, alternatives: Callable[[str], set[str]], stop: Callable[[s
         if token in OPERATORS or token in "()" or token.startswith('"'):
             out.append(token)
             continue
-        bare = token.strip("*?+-")
+        bare = ELISION.sub("", token.strip("*?+-"))
         if stop(bare.lower()):
             continue  # a stop word in any language would make every other language miss
         others = sorted(
@@ -109,6 +111,7 @@ def _phrases(tokens: list[str], alternatives: Callable[[str], set[str]]) -> list
     if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
         return []
     found: set[str] = set()
+    tokens = [ELISION.sub("", t) for t in tokens]
     for size in (2, 3):
         for start in range(len(tokens) - size + 1):
             words = " ".join(tokens[start : start + size])
