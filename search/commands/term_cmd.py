@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -28,7 +29,7 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
             concepts.setdefault(term.english.lower(), []).append(
                 {"lang": term.lang, "term": term.term, "source": term.source, "period": term.period}
             )
-        payload = {
+        payload: dict[str, Any] = {
             "query": phrase,
             "concepts": [
                 {"english": english, "terms": _unique(terms), "rules": engine.rules_using(english)}
