@@ -135,3 +135,28 @@ def records(documents: tuple[Document, ...]) -> Iterator[Record]:
     """Every record in a deterministic order: documents by name, records in source order."""
     for document in sorted(documents, key=lambda d: d.source):
         yield from document.records
+
+
+@dataclass(frozen=True)
+class Added:
+    document: Document
+    path: Path | None  # None when the same bytes were already in the library
+
+
+def add_document(data: bytes, name: str) -> Added:
+    """Check a document (IngestError if unusable) and keep it in MTGRULES_HOME/documents."""
+    document = ingest_bytes(data, name)
+    if document.sha256 in {source.sha256 for source in all_sources()}:
+        return Added(document, None)
+    target = documents_dir() / name
+    if target.exists():
+        target = target.with_name(f"{target.stem}-{document.sha256[:8]}{target.suffix}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    if target.name == name:
+        with contextlib.suppress(OSError):  # warm the parse cache for the next build
+            write_atomic(
+                _cache_path(Source(name, data, {}, embedded=False)),
+                json.dumps(document.to_dict(), ensure_ascii=False),
+            )
+    return Added(document, target)

@@ -15,6 +15,7 @@ COMMANDS = {
     "export": "search.commands.export_cmd",
     "index": "search.commands.index_cmd",
     "term": "search.commands.term_cmd",
+    "fetch-cr": "search.commands.fetch_cr_cmd",
 }
 
 

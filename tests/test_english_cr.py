@@ -1,0 +1,190 @@
+"""The official English CR editions in ../shared/data: exact counts, encodings, English keys,
+mechanics linked to their rules, fetch-cr against a local server."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from corpus.ingest import ingest_bytes
+from corpus.text import decode, split_lines
+from search.cli import cli
+
+pytestmark = pytest.mark.shared_data
+
+
+def edition(shared_data: Path, date: str):
+    name = f"MagicCompRules-{date}.txt"
+    return ingest_bytes((shared_data / "cr" / "en" / name).read_bytes(), name)
+
+
+def numbered(document) -> int:
+    """Rules and section headings: numbers NNN. or NNN.N… (chapters 1-9 are counted apart)."""
+    return sum(1 for r in document.records if r.kind == "rule" and len(r.number or "") > 1)
+
+
+@pytest.mark.parametrize(
+    ("date", "rules", "examples", "glossary", "encoding"),
+    [
+        ("20150123", 2152, 223, 500, "Windows-1252, LF"),
+        ("20221118", 2932, 271, 647, "UTF-16BE, bare CR"),
+        ("20241108", 3151, 272, 698, "UTF-8 with BOM, LF"),
+        ("20250725", 3225, 276, 715, "UTF-8 with BOM, bare CR"),
+    ],
+)
+def test_edition_counts(shared_data: Path, date, rules, examples, glossary, encoding):
+    """Counts equal the file's own in every published encoding (3,151 counts 901.4.All)."""
+    doc = edition(shared_data, date)
+    assert (doc.lang, doc.layout, doc.edition) == (
+        "en",
+        "comprehensive-rules",
+        f"{date[:4]}-{date[4:6]}-{date[6:]}",
+    )
+    assert (numbered(doc), doc.counts()["example"], doc.counts()["glossary"]) == (
+        rules,
+        examples,
+        glossary,
+    ), encoding
+    assert [r.title for r in doc.records if r.number == "1"] == ["Game Concepts"]
+
+
+def test_quirks_and_glossary(shared_data: Path):
+    """901.4.All (no space) is rule 901.4; a glossary entry is a term and its definition."""
+    doc = edition(shared_data, "20241108")
+    rule = next(r for r in doc.records if r.number == "901.4")
+    assert rule.text.startswith("All plane and phenomenon cards remain in the command zone")
+    ability = next(r for r in doc.records if r.kind == "glossary" and r.key == "Ability")
+    assert ability.text.startswith("1. Text on an object that explains what that object does")
+    assert ability.lines[1] - ability.lines[0] == 3
+
+
+def test_duplicate_number_is_kept_and_warned(shared_data: Path):
+    """2024-09-20 numbers both Offspring and Impending 702.175: both kept, one warning."""
+    doc = edition(shared_data, "20240920")
+    twins = [r.text for r in doc.records if r.number == "702.175"]
+    assert twins == ["Offspring", "Impending"]
+    assert any(w.startswith("rule 702.175 is numbered 2 times") for w in doc.warnings)
+
+
+def test_nothing_lost_in_an_edition(shared_data: Path):
+    """Every non-blank line of an edition is in one record or dropped with a reason."""
+    name = "MagicCompRules-20220218.txt"
+    data = (shared_data / "cr" / "en" / name).read_bytes()
+    doc = ingest_bytes(data, name)
+    lines = split_lines(decode(data, name))
+    wanted = {i for i, line in enumerate(lines, start=1) if line.strip()}
+    covered = [i for r in doc.records for i in range(r.lines[0], r.lines[1] + 1)]
+    covered += [d.line for d in doc.dropped]
+    assert sorted(covered) == sorted(wanted)
+
+
+@pytest.fixture(scope="module")
+def library_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
+    """A library with the seeds and every English edition, indexed once for the module."""
+    home = tmp_path_factory.mktemp("full")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        files = sorted(str(p) for p in (shared_data / "cr" / "en").glob("*.txt"))
+        result = CliRunner().invoke(cli, ["add", *files])
+        assert result.exit_code == 0, result.output
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    yield home
+
+
+@pytest.fixture
+def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MTGRULES_HOME", str(library_home))
+    return library_home
+
+
+def run_json(*args: str) -> dict:
+    result = CliRunner().invoke(cli, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_adding_an_edition_again_is_a_no_op(full: Path, shared_data: Path):
+    """The same bytes twice: nothing to do."""
+    path = shared_data / "cr" / "en" / "MagicCompRules-20241108.txt"
+    result = CliRunner().invoke(cli, ["add", str(path)])
+    assert result.stdout == "MagicCompRules-20241108.txt: already in the library, nothing to do\n"
+
+
+def test_show_puts_the_english_rule_in_effect_beside_the_italian(full: Path):
+    """Italian 2024-11-23 corresponds to English 2024-11-08: english.text is that rule."""
+    (result,) = run_json("show", "205.4d")["results"]
+    assert result["english"]["edition"] == "2024-11-08"
+    assert result["english"]["text"].startswith("Any permanent with the supertype “legendary”")
+    langs = [r["lang"] for r in result["records"]]
+    assert langs[:2] == ["en", "it"] and "fr" in langs
+
+
+def test_station_brings_the_article_and_rule_702_184(full: Path):
+    """`search Station`: the Italian article and rulings with English 702.184."""
+    first = run_json("search", "Station")["results"][0]
+    assert first["key"] == "Station" and first["english"]["rule"] == "702.184"
+    numbers = {r["number"] for r in first["records"] if r["lang"] == "en"}
+    kinds = {r["kind"] for r in first["records"] if r["lang"] == "it"}
+    assert {"702.184", "702.184a"} <= numbers and {"reminder", "article", "ruling"} <= kinds
+
+
+def test_french_old_edition_aligns_against_english(full: Path):
+    """With English loaded the 2006 French legend rule still lands on modern 205.4d."""
+    (result,) = run_json("show", "205.4d")["results"]
+    french = [r for r in result["records"] if r["lang"] == "fr"]
+    assert [(r["number"], r["align"]["method"]) for r in french] == [("205.4c", "content")]
+
+
+class _Wizards(BaseHTTPRequestHandler):
+    """Serves one edition at its published path and a rules page linking it."""
+
+    data = b""
+
+    def do_GET(self) -> None:
+        if self.path == "/2024/downloads/MagicCompRules%2020241108.txt":
+            body, kind = self.data, "text/plain"
+        elif self.path == "/en/rules":
+            link = "/2024/downloads/MagicCompRules%2020241108.txt"
+            body, kind = f'<a href="{link}">TXT</a>'.encode(), "text/html"
+        else:
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def wizards(shared_data: Path) -> Iterator[str]:
+    _Wizards.data = (shared_data / "cr" / "en" / "MagicCompRules-20241108.txt").read_bytes()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Wizards)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_fetch_cr_by_date_and_latest(wizards: str, home: Path):
+    """fetch-cr downloads from the published path (and via the rules page) and adds it."""
+    result = CliRunner().invoke(cli, ["fetch-cr", "20241108", "--media-url", wizards])
+    assert result.exit_code == 0, result.output
+    assert "added as MagicCompRules-20241108.txt (lang=en, edition=2024-11-08" in result.stdout
+    again = CliRunner().invoke(cli, ["fetch-cr", "latest", "--rules-page", f"{wizards}/en/rules"])
+    assert "already in the library" in again.stdout
+
+
+def test_fetch_cr_offline_says_so(home: Path):
+    """No server: one line naming the host, exit 1."""
+    result = CliRunner().invoke(cli, ["fetch-cr", "20241108", "--media-url", "http://127.0.0.1:9"])
+    assert result.exit_code == 1
+    assert "cannot reach 127.0.0.1:9" in result.stderr
