@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Speed, measured side by side with a naive SQLite FTS5 index of the same records.
+
+Library: the embedded seeds plus every English CR edition in ../shared/data/cr/en (or
+--data DIR). Each measure runs mtgrules and the FTS5 baseline in the same run, several times;
+medians, min-max and ratios are printed (and --json writes them as one object). Nothing here
+is a test: these machines are noisy, so compare ratios, not seconds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = ROOT / ".venv" / "bin"
+
+QUERIES = [
+    # rule numbers
+    "205.4d",
+    "205.4",
+    "702.184",
+    "704.5j",
+    "100.1",
+    "205.3g",
+    "613.1",
+    "903.4",
+    # English words and phrases
+    "legendary",
+    "legend rule",
+    "state-based actions",
+    "mana value",
+    "commander tax",
+    '"first strike"',
+    "damage prevention",
+    "triggered ability",
+    "copy of a spell",
+    "protection from",
+    "double strike",
+    "hexproof",
+    "planeswalker loyalty",
+    "token creature",
+    # Italian
+    "regola delle leggende",
+    "tipi di incantesimo",
+    "supertipo mondo",
+    "stazionare segnalini",
+    "sottotipo",
+    "creatura artefatto",
+    "terra base",
+    "magia istantaneo",
+    # French
+    "sur-type légendaire",
+    "sous-types",
+    "terrain de base",
+    "type de créature",
+    "règle des mondes",
+    "artéfact créature",
+    # Spanish
+    "tipos de hechizo",
+    "criaturas artefacto",
+    "tipo de carta",
+    "línea de tipo",
+    "subtipo",
+    "tipos de tierra",
+    # multi-word, mixed
+    "artifact types",
+    "land types",
+    "Lander token",
+    "warp cost",
+    "Station",
+    "landfall",
+    "enchantment aura",
+    "combat damage step",
+]
+
+
+def median_range(values: list[float]) -> dict[str, float]:
+    return {
+        "median": round(statistics.median(values), 4),
+        "min": round(min(values), 4),
+        "max": round(max(values), 4),
+    }
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+# --- the naive baseline -----------------------------------------------------------------------
+
+
+def fts_build(records_path: Path, database: Path) -> float:
+    started = time.perf_counter()
+    database.unlink(missing_ok=True)
+    connection = sqlite3.connect(database)
+    connection.execute(
+        "CREATE VIRTUAL TABLE records USING fts5("
+        "key UNINDEXED, lang UNINDEXED, text, tokenize='porter unicode61 remove_diacritics 2')"
+    )
+    with records_path.open(encoding="utf-8") as lines:
+        rows = ((r["key"], r["lang"], r["text"]) for r in map(json.loads, lines))
+        connection.executemany("INSERT INTO records VALUES (?, ?, ?)", rows)
+    connection.commit()
+    connection.close()
+    return time.perf_counter() - started
+
+
+def fts_query(connection: sqlite3.Connection, query: str) -> list[tuple[str, str]]:
+    words = [w.replace('"', "") for w in query.split()]
+    match = " ".join(f'"{w}"' for w in words if w)
+    return connection.execute(
+        "SELECT key, lang FROM records WHERE records MATCH ? ORDER BY rank LIMIT 50", (match,)
+    ).fetchall()
+
+
+FTS_PROCESS = (
+    "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
+    "print(c.execute('SELECT key, text FROM records WHERE records MATCH ? ORDER BY rank LIMIT 5',"
+    " (sys.argv[2],)).fetchall())"
+)
+
+
+# --- measures ---------------------------------------------------------------------------------
+
+
+def run(command: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def peak_child_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "cr" / "en")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each whole-process measure")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    editions = sorted(args.data.glob("MagicCompRules-*.txt"))
+    if not editions:
+        print(f"no English CR editions in {args.data}; give --data DIR", file=sys.stderr)
+        return 1
+    work = Path(tempfile.mkdtemp(prefix="mtgrules-bench-"))
+    home = work / "home"
+    env = {**os.environ, "MTGRULES_HOME": str(home)}
+    mtgrules = str(VENV_BIN / "mtgrules")
+    python = str(VENV_BIN / "python")
+    results: dict[str, object] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
+        "editions": len(editions),
+    }
+
+    # Full build from scratch: every edition parsed, aligned and indexed (no caches).
+    builds, fts_builds, peak = [], [], 0.0
+    for _ in range(max(1, args.repeat // 2)):
+        shutil.rmtree(home, ignore_errors=True)
+        (home / "documents").mkdir(parents=True)
+        for path in editions:
+            shutil.copy(path, home / "documents" / path.name)
+        builds.append(run([mtgrules, "index"], env))
+        peak = max(peak, peak_child_mb())
+        fts_builds.append(fts_build(home / "records.jsonl", work / "fts.db"))
+    results["full_build_s"] = median_range(builds)
+    results["full_build_fts5_s"] = median_range(fts_builds)
+    results["build_peak_rss_mb"] = round(peak, 1)
+
+    # Add one more edition to a built library (its parse and the index refresh).
+    adds = []
+    for _ in range(max(1, args.repeat // 2)):
+        (home / "documents" / editions[-1].name).unlink()
+        run([mtgrules, "index"], env)
+        started = time.perf_counter()
+        run([mtgrules, "add", str(editions[-1])], env)
+        run([mtgrules, "index"], env)
+        adds.append(time.perf_counter() - started)
+    results["add_one_edition_s"] = median_range(adds)
+
+    # Warm queries in one process each.
+    sys.path.insert(0, str(ROOT))
+    from indexer.store import index_root, read_current
+    from search.engine import Engine, Filters
+    from search.query import as_number
+
+    current = read_current(home)
+    assert current is not None
+    engine = Engine(index_root(home) / current["dir"], current.get("english_editions", []))
+    connection = sqlite3.connect(work / "fts.db")
+    ours, theirs = [], []
+    for _ in range(3):
+        for query in QUERIES:
+            started = time.perf_counter()
+            number = as_number(query)
+            if number:
+                engine.lookup(number, Filters())
+            else:
+                engine.search(query, Filters(), 5)
+            ours.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            fts_query(connection, query)
+            theirs.append(time.perf_counter() - started)
+    results["warm_query_ms"] = {
+        "mtgrules_p50": round(1000 * statistics.median(ours), 2),
+        "mtgrules_p95": round(1000 * percentile(ours, 0.95), 2),
+        "fts5_p50": round(1000 * statistics.median(theirs), 2),
+        "fts5_p95": round(1000 * percentile(theirs, 0.95), 2),
+        "ratio_p50": round(statistics.median(ours) / statistics.median(theirs), 2),
+    }
+
+    # Whole processes, warm OS cache.
+    searches = [run([mtgrules, "search", "regola delle leggende"], env) for _ in range(args.repeat)]
+    shows = [run([mtgrules, "show", "205.4d"], env) for _ in range(args.repeat)]
+    fts_processes = [
+        run([python, "-c", FTS_PROCESS, str(work / "fts.db"), "leggende"], env)
+        for _ in range(args.repeat)
+    ]
+    results["process_search_s"] = median_range(searches)
+    results["process_show_s"] = median_range(shows)
+    results["process_fts5_s"] = median_range(fts_processes)
+    shutil.rmtree(work, ignore_errors=True)
+
+    if args.json:
+        print(json.dumps(results, indent=1))
+    else:
+        for name, value in results.items():
+            print(f"{name:24} {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
