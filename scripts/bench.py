@@ -161,7 +161,8 @@ def main() -> int:
     mtgrules = str(VENV_BIN / "mtgrules")
     python = str(VENV_BIN / "python")
     results: dict[str, object] = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
         "date": time.strftime("%Y-%m-%d"),
         "editions": len(editions),
     }
