@@ -16,7 +16,6 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from corpus.ingest import IngestError, ingest_bytes
 from corpus.records import Document, Record
 
 MANIFEST = "manifest.json"
@@ -109,6 +108,8 @@ def parse_source(source: Source) -> Document:
         return Document.from_dict(json.loads(path.read_text("utf-8")))
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    from corpus.ingest import ingest_bytes
+
     document = ingest_bytes(source.data, source.name, source.hints)
     with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
         write_atomic(path, json.dumps(document.to_dict(), ensure_ascii=False))
@@ -122,6 +123,8 @@ class Loaded:
 
 
 def load() -> Loaded:
+    from corpus.ingest import IngestError
+
     documents, failures = [], []
     for source in all_sources():
         try:
@@ -145,6 +148,8 @@ class Added:
 
 def add_document(data: bytes, name: str) -> Added:
     """Check a document (IngestError if unusable) and keep it in MTGRULES_HOME/documents."""
+    from corpus.ingest import ingest_bytes
+
     document = ingest_bytes(data, name)
     if document.sha256 in {source.sha256 for source in all_sources()}:
         return Added(document, None)

@@ -10,12 +10,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 from corpus.records import Record, write_jsonl
-from indexer.schema import INDEX_VERSION, build_schema, text_field
+from indexer.freshness import fingerprint, source_state
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
 Progress = Callable[[int, int], None]
@@ -58,6 +57,8 @@ def section_of(key: str) -> str:
 
 
 def whoosh_document(version: Version) -> dict[str, Any]:
+    from indexer.schema import text_field
+
     record = version.record
     payload = record.to_dict()
     payload["editions"] = list(version.editions)
@@ -83,6 +84,8 @@ def whoosh_document(version: Version) -> dict[str, Any]:
 
 def write_index(records: list[Record], folder: Path, progress: Progress | None = None) -> int:
     from whoosh import index
+
+    from indexer.schema import build_schema
 
     folder.mkdir(parents=True)
     ix = index.create_in(str(folder), build_schema())
@@ -114,51 +117,6 @@ def write_vocabulary(unique: list[Version], folder: Path) -> None:
         counts.update(t.text for t in analyze(version.record.text) if len(t.text) > 2)
     words = "\n".join(word for word, _ in counts.most_common())
     (folder / VOCABULARY).write_text(words, encoding="utf-8")
-
-
-# --- sources and freshness -------------------------------------------------------------------
-
-
-def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
-    """name -> [size, mtime_ns, sha256] of every source; unchanged files are not re-hashed."""
-    from corpus.library import documents_dir, embedded_sources
-
-    known = known or {}
-    state: dict[str, list[Any]] = {}
-    for source in embedded_sources():
-        state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
-    folder = documents_dir()
-    if folder.is_dir():
-        for path in sorted(folder.iterdir()):
-            if not path.is_file() or path.name.startswith("."):
-                continue
-            stat = path.stat()
-            name = f"documents/{path.name}"
-            previous = known.get(name)
-            if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
-                state[name] = previous
-            else:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
-                state[name] = [stat.st_size, stat.st_mtime_ns, digest]
-    return state
-
-
-@cache
-def indexer_version() -> str:
-    """A hash of the indexer's code: a changed schema or analyzer means a new index."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def fingerprint(state: dict[str, list[Any]]) -> str:
-    from corpus.library import code_version
-
-    digest = hashlib.sha256(f"{INDEX_VERSION}:{code_version()}:{indexer_version()}".encode())
-    for name in sorted(state):
-        digest.update(f"{name}={state[name][2]};".encode())
-    return digest.hexdigest()[:24]
 
 
 @dataclass(frozen=True)
@@ -233,10 +191,3 @@ def _remove_stale_builds(home: Path, keep: str) -> None:
     for path in index_root(home).iterdir():
         if path.is_dir() and path.name != keep:
             shutil.rmtree(path, ignore_errors=True)
-
-
-def is_fresh(home: Path) -> bool:
-    current = read_current(home)
-    if current is None:
-        return False
-    return bool(current.get("fingerprint") == fingerprint(source_state(home, current.get("files"))))

@@ -7,7 +7,6 @@ from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
 from indexer.analyzers import analyzer
 
 INDEX_LANGS = ("it", "fr", "es", "en")
-INDEX_VERSION = "4"
 
 
 def text_field(lang: str) -> str:

@@ -14,12 +14,14 @@ from search.engine import Engine
 @contextmanager
 def open_engine() -> Iterator[Engine]:
     from corpus.library import home
-    from indexer.build import build, is_fresh
+    from indexer.freshness import is_fresh
     from indexer.store import IndexError_, index_root, read_current
 
     state_home = home()
     try:
         if not is_fresh(state_home):
+            from indexer.build import build
+
             with progress_bar("Indexing the rules") as progress:
                 result = build(state_home, progress=progress)
             for failure in result.failures:

@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from indexer import build as build_module
-from indexer.build import build, is_fresh
+from indexer.build import build
+from indexer.freshness import is_fresh
 from indexer.store import read_current
 from search.cli import cli
 

@@ -1,0 +1,64 @@
+"""Is the index current? Content hashes of the sources and hashes of the code that made it.
+
+Kept apart from the build so that a search checks freshness without importing Whoosh's
+writing side."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from indexer.store import read_current
+
+INDEX_VERSION = "5"
+
+
+def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
+    """name -> [size, mtime_ns, sha256] of every source; unchanged files are not re-hashed."""
+    from corpus.library import documents_dir, embedded_sources
+
+    known = known or {}
+    state: dict[str, list[Any]] = {}
+    for source in embedded_sources():
+        state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
+    folder = documents_dir()
+    if folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            if not path.is_file() or path.name.startswith("."):
+                continue
+            stat = path.stat()
+            name = f"documents/{path.name}"
+            previous = known.get(name)
+            if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
+                state[name] = previous
+            else:
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                state[name] = [stat.st_size, stat.st_mtime_ns, digest]
+    return state
+
+
+@cache
+def indexer_version() -> str:
+    """A hash of the indexer's code: a changed schema or analyzer means a new index."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def fingerprint(state: dict[str, list[Any]]) -> str:
+    from corpus.library import code_version
+
+    digest = hashlib.sha256(f"{INDEX_VERSION}:{code_version()}:{indexer_version()}".encode())
+    for name in sorted(state):
+        digest.update(f"{name}={state[name][2]};".encode())
+    return digest.hexdigest()[:24]
+
+
+def is_fresh(home: Path) -> bool:
+    current = read_current(home)
+    if current is None:
+        return False
+    return bool(current.get("fingerprint") == fingerprint(source_state(home, current.get("files"))))
