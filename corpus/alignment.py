@@ -10,6 +10,7 @@ A rule with no counterpart keeps a key of its own: `NUMBER@SOURCE`."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -23,6 +24,27 @@ LOW_CONFIDENCE = 0.5  # aligned, but shown as uncertain
 MODERN_SHARE = 0.85
 MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
 SAME_NUMBER_BONUS = 0.15
+OVERRIDES = "alignment-overrides.tsv"
+
+
+def overrides() -> dict[tuple[str, str], str]:
+    """(source, number as printed) -> forced English key, from the embedded file and the
+    user's own MTGRULES_HOME/alignment-overrides.tsv."""
+    from importlib import resources
+
+    from corpus.library import home
+
+    texts = [resources.files("corpus").joinpath(f"data/{OVERRIDES}").read_text("utf-8")]
+    with contextlib.suppress(OSError):
+        texts.append((home() / OVERRIDES).read_text("utf-8"))
+    forced = {}
+    for text in texts:
+        for line in text.splitlines():
+            fields = line.split("\t")
+            if line.startswith("#") or len(fields) < 3:
+                continue
+            forced[fields[0].strip(), fields[1].strip()] = fields[2].strip()
+    return forced
 
 
 def depth(number: str) -> int:
@@ -135,11 +157,13 @@ def align_documents(records: list[Record]) -> list[Record]:
         reference = reference_for(rules, others)
         if reference:
             new_keys.update(_align(source, rules, reference))
+    for (source, number), key in overrides().items():
+        new_keys[source, number] = (key, Align("override", 1.0))
     out = []
     for record in records:
         anchor = record.number if record.kind == "rule" else record.parent
         change = new_keys.get((record.source, anchor or ""))
-        if change and record.align.method == "number":
+        if change and record.align.method in ("number", "override"):
             record = replace(record, key=change[0], align=change[1])
         out.append(record)
     return out

@@ -85,6 +85,58 @@ def parenthesized_terms(record: Record) -> list[Term]:
     return terms
 
 
+# A list at the end of a rule: "I tipi di carta sono artefatto, battaglia, ... e vanguard."
+_LIST_INTRO = re.compile(r"(?:\b(?:sono|are|sont|son)\b|:)\s+(?P<items>[^:]+?)\.?\s*$")
+_LAST_ITEM = re.compile(r",?\s+(?:e|ed|and|et|y|o|or|ou)\s+(?=[^,]+$)")
+
+
+def list_items(text: str) -> list[str]:
+    """The items of the first enumeration in a rule ("... sono: a, b, c e d."), or []."""
+    for sentence in re.sub(r"\([^)]*\)", "", text).split(". "):
+        match = _LIST_INTRO.search(sentence)
+        if not match:
+            continue
+        items = [i.strip(' ."“”«»') for i in _LAST_ITEM.sub(", ", match["items"]).split(",")]
+        if len(items) >= 3 and all(i and len(i.split()) <= 4 for i in items):
+            return items
+    return []
+
+
+def enumeration_terms(records: list[Record]) -> list[Term]:
+    """A translated rule's list and its English counterpart's, item by item, when both have
+    the same number of items (Italian 205.2a card types against English 205.2a)."""
+    english: dict[str, list[Record]] = {}
+    for record in records:
+        if record.lang == "en" and record.kind == "rule" and record.number:
+            english.setdefault(record.number, []).append(record)
+    terms: list[Term] = []
+    for record in records:
+        if record.lang == "en" or record.kind != "rule" or record.align.method != "number":
+            continue
+        candidates = english.get(record.key, [])
+        counterpart = _in_effect(candidates, record.edition)
+        if counterpart is None:
+            continue
+        mine, theirs = list_items(record.text), list_items(counterpart.text)
+        if not mine or len(mine) != len(theirs):
+            continue
+        source = f"aligned lists: {record.source} {record.number} / {counterpart.source}"
+        terms.extend(
+            Term(concept_name(en), record.lang, item, source)
+            for item, en in zip(mine, theirs, strict=True)
+            if item.lower() != en.lower()
+        )
+    return terms
+
+
+def _in_effect(candidates: list[Record], edition: str | None) -> Record | None:
+    dated = sorted((c for c in candidates if c.edition), key=lambda c: c.edition or "")
+    if not dated:
+        return None
+    earlier = [c for c in dated if edition and (c.edition or "") <= edition]
+    return (earlier or dated)[-1]
+
+
 _WORD = re.compile(r"\w+")
 LANGS = ("it", "fr", "es", "en")
 
@@ -141,8 +193,9 @@ class TermBase:
 
     @classmethod
     def from_records(cls, records: Iterable[Record]) -> TermBase:
+        records = list(records)
         found = [t for record in records for t in parenthesized_terms(record)]
-        return cls(static_terms(), found)
+        return cls(static_terms(), [*found, *enumeration_terms(records)])
 
     def to_json(self) -> str:
         return json.dumps(

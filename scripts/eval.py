@@ -30,9 +30,15 @@ def main() -> int:
     if len(args) != 1:
         print("usage: scripts/eval [--library] QUERYFILE", file=sys.stderr)
         return 2
-    if not own_library:
-        os.environ["MTGRULES_HOME"] = tempfile.mkdtemp(prefix="mtgrules-eval-")
     path = Path(args[0])
+    if own_library:
+        return evaluate(path)
+    with tempfile.TemporaryDirectory(prefix="mtgrules-eval-") as home:
+        os.environ["MTGRULES_HOME"] = home
+        return evaluate(path)
+
+
+def evaluate(path: Path) -> int:
     if not path.is_file():
         print(f"{path}: no such query file", file=sys.stderr)
         return 2

@@ -50,3 +50,31 @@ def test_modern_translations_keep_their_numbers():
     for record in records:
         if record.lang in ("it", "es") and record.number:
             assert (record.key, record.align.method) == (record.number, "number")
+
+
+def test_override_file_forces_a_match(home):
+    """A row in MTGRULES_HOME/alignment-overrides.tsv wins over the algorithm."""
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "alignment-overrides.tsv").write_text(
+        "# source\tnumber\tkey\twhy\n"
+        "001_1dd839522fb4465e.txt\t205.2c\t205.3h\tEnchant X lines became enchantment types\n",
+        encoding="utf-8",
+    )
+    keys = french_keys()
+    assert keys["205.2c"] == ("205.3h", "override", 1.0)
+    assert keys["205.4c"][0] == "205.4d"
+
+
+def test_aligned_lists_give_terms(shared_data):
+    """Italian 205.2a's card types line up with English 205.2a's: affine = kindred."""
+    import shutil
+
+    from corpus.terms import enumeration_terms
+
+    docs = library.documents_dir()
+    docs.mkdir(parents=True)
+    shutil.copy(shared_data / "cr" / "en" / "MagicCompRules-20241108.txt", docs)
+    terms = enumeration_terms(list(library.records(library.load().documents)))
+    pairs = {(t.english, t.term) for t in terms}
+    assert {("kindred", "affine"), ("scheme", "intrigo"), ("ongoing", "In corso")} <= pairs
+    assert all(t.source.startswith("aligned lists: 000_3f40d4614bb0d7a7.txt 205.") for t in terms)
