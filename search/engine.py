@@ -132,8 +132,10 @@ class Filters:
         return And(parts) if parts else None
 
     def keep(self, record: dict[str, Any]) -> bool:
-        return (not self.langs or record["lang"] in self.langs) and (
-            not self.kinds or record["kind"] in self.kinds
+        return (
+            (not self.langs or record["lang"] in self.langs)
+            and (not self.kinds or record["kind"] in self.kinds)
+            and (not self.edition or self.edition in record.get("editions", []))
         )
 
 

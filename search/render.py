@@ -77,13 +77,15 @@ def use_rich() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
-def echo_rich(results: list[Result], show: Iterable[str], matched: set[str]) -> None:
+def echo_rich(
+    results: list[Result], show: Iterable[str], matched: set[str], console: Any = None
+) -> None:
     from rich.console import Console, Group
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
-    console = Console()
+    console = console or Console()
     show = tuple(show)
     for result in results:
         columns = by_language(result, show)

@@ -202,3 +202,17 @@ def test_lang_filter_restricts_records():
     """--lang fr returns French records only."""
     payload = json.loads(run("search", "205.4", "--json", "--lang", "fr")[1])
     assert {r["lang"] for res in payload["results"] for r in res["records"]} == {"fr"}
+
+
+def test_kind_and_edition_filters():
+    """--kind example returns examples only; --edition keeps that edition's texts."""
+    payload = json.loads(run("search", "terre", "--kind", "example", "--json")[1])
+    kinds = {r["kind"] for res in payload["results"] for r in res["records"]}
+    assert kinds == {"example"}
+    payload = json.loads(run("search", "tipo", "--edition", "2024-11-23", "--json")[1])
+    assert {r["edition"] for res in payload["results"] for r in res["records"]} <= {
+        "2024-11-23",
+        None,
+    }
+    code, _, err = run("search", "tipo", "--edition", "novembre")
+    assert code == 2 and "YYYY-MM-DD" in err
