@@ -79,7 +79,10 @@ def parenthesized_terms(record: Record) -> list[Term]:
     terms = []
     for a, b in pairs:
         a_share, b_share = vowel_share(a.split()), vowel_share(b.split())
-        english_first = list_english_first if a_share == b_share else a_share < b_share
+        # A pair overrides its list's order only when it is unmistakable (Undercity against
+        # Sottocittà); Powerstone against Pietra del Potere follows the list.
+        clear = {a_share, b_share} == {0.0, 1.0}
+        english_first = a_share < b_share if clear else list_english_first
         english, italian = (a, b) if english_first else (b, a)
         terms.append(Term(english, "it", italian, source))
     return terms

@@ -16,6 +16,10 @@ COMMANDS = {
     "index": "search.commands.index_cmd",
     "term": "search.commands.term_cmd",
     "fetch-cr": "search.commands.fetch_cr_cmd",
+    "diff": "search.commands.diff_cmd",
+    "history": "search.commands.history_cmd",
+    "stale": "search.commands.stale_cmd",
+    "check": "search.commands.check_cmd",
 }
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
 from search.engine import Engine
+
+if TYPE_CHECKING:
+    from corpus.records import Record
 
 
 @contextmanager
@@ -61,3 +65,23 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
             bar.update(task, completed=done, total=total)
 
         yield update
+
+
+def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
+    """The current hand-off records (building the index first if the sources changed)."""
+    import json
+
+    from corpus.library import home
+    from corpus.records import Record
+    from indexer.build import records_path
+
+    with open_engine():
+        pass
+    wanted = set(langs)
+    records = []
+    with records_path(home()).open(encoding="utf-8") as lines:
+        for line in lines:
+            data = json.loads(line)
+            if not wanted or data["lang"] in wanted:
+                records.append(Record.from_dict(data))
+    return records

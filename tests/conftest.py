@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,3 +35,27 @@ def shared_data() -> Path:
     if not (data / "cr" / "en").is_dir():
         pytest.skip("../shared/data is absent: the third-party English CR editions are not here")
     return data
+
+
+@pytest.fixture(scope="session")
+def library_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
+    """A library with the seeds and every English edition, indexed once for the session."""
+    from click.testing import CliRunner
+
+    from search.cli import cli
+
+    home = tmp_path_factory.mktemp("full")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        files = sorted(str(p) for p in (shared_data / "cr" / "en").glob("*.txt"))
+        result = CliRunner().invoke(cli, ["add", *files])
+        assert result.exit_code == 0, result.output
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    yield home
+
+
+@pytest.fixture
+def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """MTGRULES_HOME set to the full library."""
+    monkeypatch.setenv("MTGRULES_HOME", str(library_home))
+    return library_home

@@ -84,25 +84,6 @@ def test_nothing_lost_in_an_edition(shared_data: Path):
     assert sorted(covered) == sorted(wanted)
 
 
-@pytest.fixture(scope="module")
-def library_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
-    """A library with the seeds and every English edition, indexed once for the module."""
-    home = tmp_path_factory.mktemp("full")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        files = sorted(str(p) for p in (shared_data / "cr" / "en").glob("*.txt"))
-        result = CliRunner().invoke(cli, ["add", *files])
-        assert result.exit_code == 0, result.output
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
-    yield home
-
-
-@pytest.fixture
-def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MTGRULES_HOME", str(library_home))
-    return library_home
-
-
 def run_json(*args: str) -> dict:
     result = CliRunner().invoke(cli, [*args, "--json"])
     assert result.exit_code == 0, result.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -18,6 +19,9 @@ def command(as_json: bool, dropped: bool) -> None:
 
     loaded = library.load()
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
+    english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
+    for summary in summaries:
+        summary["lag"] = lag(summary, english)
     if as_json:
         payload = {"documents": summaries, "failures": list(loaded.failures)}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
@@ -32,6 +36,12 @@ def command(as_json: bool, dropped: bool) -> None:
         click.echo(f"  records: {summary['records']} ({counts})")
         click.echo(f"  layout: {summary['format_reason']}")
         click.echo(f"  dropped: {len(summary['dropped'])} lines")
+        if summary["lag"]:
+            behind = summary["lag"]
+            click.echo(
+                f"  follows English {behind['english_in_effect']}; newest English "
+                f"{behind['newest_english']} ({behind['days']} days later)"
+            )
         if dropped:
             for line in summary["dropped"]:
                 click.echo(f"    line {line['line']}: {line['reason']}: {line['text'][:70]}")
@@ -39,3 +49,17 @@ def command(as_json: bool, dropped: bool) -> None:
             click.echo(f"  warning: {warning}")
     for failure in loaded.failures:
         click.echo(f"error: {failure}", err=True)
+
+
+def lag(summary: dict[str, Any], english: list[str]) -> dict[str, Any] | None:
+    """How far a dated translation is behind the newest loaded English edition."""
+    from datetime import date
+
+    from corpus.editions import in_effect
+
+    if summary["lang"] == "en" or not summary["edition"] or not english:
+        return None
+    follows = in_effect(english, summary["edition"])
+    assert follows is not None
+    days = (date.fromisoformat(english[-1]) - date.fromisoformat(follows)).days
+    return {"english_in_effect": follows, "newest_english": english[-1], "days": days}

@@ -1,0 +1,55 @@
+"""`mtgrules check`: numbering problems and translation QA against the English rules."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from search.commands.options import json_option, lang_option
+
+
+@click.command("check")
+@lang_option("Check only these languages' documents.")
+@click.option("--against", default="en", show_default=True, help="The reference language.")
+@json_option
+def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
+    """Duplicated, missing or out-of-order numbers, and translated rules whose English-named
+    items, list items or cited rules disagree with their English counterpart."""
+    from corpus.editions import in_effect, rules_of
+    from corpus.qa import numbering_problems, translation_problems
+    from search.editions import by_edition
+    from search.session import library_records
+
+    if against != "en":
+        raise click.BadParameter(
+            "only the English rules are a reference (en)", param_hint="--against"
+        )
+    records = library_records()
+    english = by_edition(records, "en")
+    dates = list(english)
+    by_source: dict[str, list] = {}
+    for record in records:
+        if not langs or record.lang in langs:
+            by_source.setdefault(record.source, []).append(record)
+    problems = []
+    for _, mine in sorted(by_source.items()):
+        rules = rules_of(mine)
+        problems.extend(numbering_problems(rules))
+        if not rules or rules[0].lang == "en" or not english:
+            continue
+        reference = {
+            r.number: r for r in rules_of(english[in_effect(dates, rules[0].edition) or ""])
+        }
+        for rule in rules:
+            counterpart = reference.get(rule.key) if rule.align.method == "number" else None
+            if counterpart is not None:
+                problems.extend(translation_problems(rule, counterpart))
+    if as_json:
+        click.echo(
+            json.dumps({"problems": [p.to_json() for p in problems]}, ensure_ascii=False, indent=1)
+        )
+        return
+    for problem in problems:
+        click.echo(f"{problem.source} {problem.number}: {problem.check}: {problem.message}")
+    click.echo(f"{len(problems)} problems")

@@ -1,0 +1,38 @@
+"""Records grouped by language and edition, for the translators' commands."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+
+import click
+
+from corpus.records import Record
+
+
+def by_edition(records: Sequence[Record], lang: str) -> dict[str, list[Record]]:
+    """edition date -> that edition's records in one language (undated ones are left out)."""
+    editions: dict[str, list[Record]] = {}
+    for record in records:
+        if record.lang == lang and record.edition:
+            editions.setdefault(record.edition, []).append(record)
+    return dict(sorted(editions.items()))
+
+
+def pick_edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
+    """An edition date as typed (YYYY-MM-DD or YYYYMMDD), or a usage error listing them."""
+    match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", wanted.strip())
+    date = "-".join(match.groups()) if match else wanted
+    if date not in editions:
+        known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
+        raise click.UsageError(f"no edition {wanted!r} for {option}; loaded editions: {known}")
+    return date
+
+
+def colour_diff(diff: str) -> str:
+    """Removed words red, added words green, on a terminal only."""
+    if not sys.stdout.isatty():
+        return diff
+    diff = re.sub(r"\[-(.*?)-\]", lambda m: click.style(m[0], fg="red"), diff)
+    return re.sub(r"\{\+(.*?)\+\}", lambda m: click.style(m[0], fg="green"), diff)

@@ -1,0 +1,167 @@
+"""Translators' commands on the real English editions: diff across renumbering, history,
+staleness, QA checks, TMX/TBX/CSV exports, and each translation's lag."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from search.cli import cli
+
+pytestmark = pytest.mark.shared_data
+XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def changes(old: str, new: str, *rule: str) -> list[dict]:
+    code, out, err = run("diff", "--from", old, "--to", new, *rule, "--json")
+    assert code == 0, err
+    payload = json.loads(out)
+    assert (payload["from"], payload["to"], payload["lang"]) == (old, new, "en")
+    return payload["changes"]
+
+
+def test_diff_follows_renumbered_rules(full: Path):
+    """2024-11-08 removed 509.2 and renumbered 509.4/509.5 to 509.2/509.3."""
+    found = {(c["status"], c["from"], c["to"]) for c in changes("2024-09-20", "2024-11-08", "509")}
+    assert ("moved+changed", "509.4", "509.2") in found
+    assert ("moved", "509.5", "509.3") in found
+    assert ("removed", "509.2", None) in found
+    moved = next(c for c in changes("2024-09-20", "2024-11-08", "509") if c["from"] == "509.4")
+    assert moved["diff"].startswith("[-Fourth,-] {+Second,+} the active player gets priority.")
+
+
+def test_diff_recognises_reference_only_changes(full: Path):
+    """508.3f only follows the renumbered 509.5g -> 509.3g: changed, references only."""
+    (change,) = [c for c in changes("2024-09-20", "2024-11-08", "508.3f")]
+    assert change["status"] == "changed" and change["references_only"] is True
+    assert "[-509.5g.-] {+509.3g.+}" in change["diff"]
+
+
+def test_diff_moves_a_whole_section(full: Path):
+    """2025-07-25 inserted Station Cards as 721: old 721 moved to 722 unchanged."""
+    moved = [c for c in changes("2025-06-06", "2025-07-25", "721") if c["status"] == "moved"]
+    assert ("721.1", "722.1") in {(c["from"], c["to"]) for c in moved}
+    added = [c["to"] for c in changes("2025-06-06", "2025-07-25", "721") if c["status"] == "added"]
+    assert "721.1" in added  # the new Station Cards rule took the number
+
+
+def test_unchanged_rules_are_not_listed(full: Path):
+    """The same edition against itself: no changes."""
+    assert changes("2024-11-08", "2024-11-08") == []
+
+
+def test_unknown_edition_lists_the_loaded_ones(full: Path):
+    """--from 1999-01-01 is a usage error naming the editions there are."""
+    code, _, err = run("diff", "--from", "1999-01-01", "--to", "2024-11-08")
+    assert code == 2 and "loaded editions: 2015-01-23" in err
+
+
+def test_history_of_the_legend_rule(full: Path):
+    """704.5j was 704.5k until 2018-07-13."""
+    code, out, _ = run("history", "704.5j", "--json")
+    assert code == 0
+    events = [(e["edition"], e["event"], e["previous"]) for e in json.loads(out)["history"]]
+    assert events[0] == ("2015-01-23", "first seen", None)
+    assert ("2018-07-13", "moved", "704.5k") in events
+
+
+def test_stale_italian_rules(full: Path):
+    """Italian 205.3g follows English 2024-11-08; English has since added Spacecraft."""
+    code, out, _ = run("stale", "--lang", "it", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    by_key = {s["key"]: s for s in payload["stale"]}
+    assert payload["lang"] == "it" and "205.3g" in by_key
+    item = by_key["205.3g"]
+    assert (item["english_from"], item["english_to"]) == ("2024-11-08", "2026-08-07")
+    assert "{+Spacecraft," in item["diff"]
+    assert "205.4d" not in by_key
+
+
+def test_check_finds_translation_problems(full: Path):
+    """The Italian 205.3i lists Room among land types; English 2024-11-08 does not."""
+    code, out, _ = run("check", "--lang", "it", "--json")
+    assert code == 0
+    problems = json.loads(out)["problems"]
+    messages = {(p["number"], p["check"]): p["message"] for p in problems}
+    assert "Room" in messages["205.3i", "names"]
+    assert messages["205.3g", "references"] == "does not cite 717"
+
+
+def test_tmx_export_is_valid_tmx(full: Path):
+    """TMX 1.4: header attributes, one tu per key, tuv with xml:lang and one seg each."""
+    code, out, _ = run("export", "--format", "tmx", "--lang", "en,it")
+    assert code == 0
+    root = ET.fromstring(out.encode("utf-8"))
+    assert root.tag == "tmx" and root.get("version") == "1.4"
+    header = root.find("header")
+    assert header is not None
+    for attribute in (
+        "creationtool",
+        "creationtoolversion",
+        "segtype",
+        "o-tmf",
+        "adminlang",
+        "srclang",
+        "datatype",
+    ):
+        assert header.get(attribute), attribute
+    units = root.findall("body/tu")
+    assert len({tu.get("tuid") for tu in units}) == len(units) > 30
+    for tu in units:
+        for tuv in tu.findall("tuv"):
+            assert tuv.get(XML_LANG) in {"en", "it"} and len(tuv.findall("seg")) == 1
+    legend = next(tu for tu in units if tu.get("tuid") == "205.4d")
+    texts = {tuv.get(XML_LANG): tuv.findtext("seg") for tuv in legend.findall("tuv")}
+    assert texts["en"].startswith("Any permanent with the supertype “legendary”")
+    editions = {
+        tuv.get(XML_LANG): tuv.findtext("prop[@type='x-edition']") for tuv in legend.findall("tuv")
+    }
+    assert editions == {"en": "2024-11-08", "it": "2024-11-23"}
+
+
+def test_tbx_export_has_concepts_and_languages(full: Path):
+    """TBX: a termEntry per concept with langSets; kindred = affine from the aligned lists."""
+    _, out, _ = run("export", "--format", "tbx")
+    root = ET.fromstring(out.encode("utf-8"))
+    assert root.tag == "martif" and root.find("martifHeader/fileDesc/sourceDesc/p") is not None
+    entries = root.findall("text/body/termEntry")
+    assert entries and all(e.get("id") for e in entries)
+    found = {}
+    for entry in entries:
+        terms = {ls.get(XML_LANG): [t.text for t in ls.findall("tig/term")] for ls in entry}
+        if "en" in terms:
+            found[terms["en"][0]] = terms
+    assert "affine" in found["kindred"]["it"]
+    assert "légendaire" in found["legendary"]["fr"]
+
+
+def test_csv_export_row_per_key(full: Path):
+    """CSV: a row per key, number/edition/text columns per language."""
+    _, out, _ = run("export", "--format", "csv", "--lang", "en,it")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    row = next(r for r in rows if r["key"] == "205.4d")
+    assert (row["en_edition"], row["it_edition"]) == ("2024-11-08", "2024-11-23")
+    assert row["it"].startswith("Ogni permanente con il supertipo")
+
+
+def test_sources_show_the_lag(full: Path):
+    """The Italian excerpt follows English 2024-11-08; the newest is 2026-08-07."""
+    _, out, _ = run("sources", "--json")
+    italian = next(d for d in json.loads(out)["documents"] if d["source"].startswith("000_"))
+    assert italian["lag"] == {
+        "english_in_effect": "2024-11-08",
+        "newest_english": "2026-08-07",
+        "days": 637,
+    }
