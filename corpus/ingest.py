@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 
 from corpus.checks import numbering_warnings
 from corpus.dates import find_edition
 from corpus.detect import detect_language
 from corpus.languages import LANGUAGES
 from corpus.layouts import Context, detect_layout
-from corpus.records import Document
-from corpus.text import UnreadableError, decode, split_lines
+from corpus.records import Document, Dropped
+from corpus.text import UnreadableError, decode_report, normalize, split_lines
 
 MAX_BYTES = 50 * 1024 * 1024
 
@@ -25,11 +24,8 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     hints = hints or {}
     if len(data) > MAX_BYTES:
         raise IngestError(f"{source}: {len(data) // 2**20} MB is too large for a rules document")
-    try:
-        text = decode(data, source)
-    except UnreadableError as error:
-        raise IngestError(str(error)) from None
-    lines = split_lines(text)
+    lines, set_aside, notes = extract(data, source)
+    text = "\n".join(lines)
     lang = detect_language(text) or hints.get("lang")
     if lang not in LANGUAGES:
         raise IngestError(
@@ -38,6 +34,9 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
         )
     edition, edition_line = find_edition(lines)
     edition = edition or hints.get("edition")
+    # Lines already set aside (page chrome, running headers) are blank to the parsers.
+    original = lines
+    lines = ["" if i in set_aside else line for i, line in enumerate(lines, start=1)]
     detection = detect_layout(lines)
     if detection.layout is None:
         raise IngestError(
@@ -48,7 +47,19 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     parsed = detection.layout.parse(ctx)
     if not parsed.records:
         raise IngestError(f"{source}: no rules found in it (layout {detection.layout.name})")
-    warnings = [*parsed.warnings, *numbering_warnings(parsed.records)]
+    warnings = [
+        *(n for n in notes if n.startswith("mojibake")),
+        *parsed.warnings,
+        *numbering_warnings(parsed.records),
+    ]
+    facts = dict(n.split(": ", 1) for n in notes if ": " in n and not n.startswith("mojibake"))
+    dropped = sorted(
+        [
+            *parsed.dropped,
+            *(Dropped(i, normalize(original[i - 1]), why) for i, why in set_aside.items()),
+        ],
+        key=lambda d: d.line,
+    )
     document = Document(
         source=source,
         lang=lang,
@@ -56,9 +67,34 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
         layout=detection.layout.name,
         layout_reason=detection.reason,
         records=tuple(parsed.records),
-        dropped=tuple(parsed.dropped),
+        dropped=tuple(dropped),
         warnings=tuple(warnings),
-        metadata=tuple(sorted({**hints, **parsed.metadata}.items())),
+        metadata=tuple(sorted({**hints, **parsed.metadata, **facts}.items())),
         sha256=hashlib.sha256(data).hexdigest(),
     )
-    return replace(document)
+    return document
+
+
+def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[str]]:
+    """A document's lines (text, HTML or PDF), the lines set aside with reasons, and notes."""
+    from corpus.html_extract import html_lines, looks_like_html
+    from corpus.pdf_extract import looks_like_pdf, pdf_lines
+
+    if looks_like_pdf(data):
+        try:
+            lines, set_aside = pdf_lines(data)
+        except Exception as error:  # pypdf raises many kinds on a damaged file
+            raise IngestError(
+                f"{source}: unreadable PDF ({error}); is the file complete?"
+            ) from None
+        if not any(line.strip() for line in lines):
+            raise IngestError(f"{source}: the PDF has no text (a scan?); give a PDF with text")
+        return lines, set_aside, ["format: PDF"]
+    try:
+        text, notes = decode_report(data, source)
+    except UnreadableError as error:
+        raise IngestError(str(error)) from None
+    if looks_like_html(text):
+        lines, set_aside = html_lines(text)
+        return lines, set_aside, ["format: HTML", *notes]
+    return split_lines(text), {}, notes

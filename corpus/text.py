@@ -14,28 +14,80 @@ class UnreadableError(ValueError):
 
 
 def decode(data: bytes, name: str) -> str:
-    """Decode a document's bytes: BOM first, then UTF-8, then Windows-1252."""
+    """A document's bytes as text (see decode_report)."""
+    return decode_report(data, name)[0]
+
+
+def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
+    """Decode a document: BOM, UTF-16 without BOM, UTF-8, then charset-normalizer's best guess;
+    mojibake such as "Ã¨" is repaired with ftfy. Returns the text and notes on what was done."""
     if not data.strip():
         raise UnreadableError(f"{name}: the file is empty; give a rules document with text in it")
+    notes: list[str] = []
     if data.startswith(b"\xef\xbb\xbf"):
-        return data[3:].decode("utf-8", errors="replace")
-    if data.startswith((b"\xfe\xff", b"\xff\xfe")):
-        return data.decode("utf-16")
-    if b"\x00" in data[:4096]:
+        text = data[3:].decode("utf-8", errors="replace")
+    elif data.startswith((b"\xfe\xff", b"\xff\xfe")):
+        text = data.decode("utf-16", errors="replace")
+    elif _utf16_without_bom(data):
+        encoding = "utf-16-le" if data[1:200:2].count(0) > data[0:200:2].count(0) else "utf-16-be"
+        text = data.decode(encoding, errors="replace")
+        notes.append(f"encoding: {encoding} without a byte order mark")
+    elif b"\x00" in data[:4096]:
         raise UnreadableError(
             f"{name}: binary data (NUL bytes), not a text document; "
             "give a .txt, .html or .pdf rules document"
         )
+    else:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text, encoding = _guess(data, name)
+            notes.append(f"encoding: {encoding} (detected)")
+    if _MOJIBAKE.search(text):
+        import ftfy
+
+        fixed = ftfy.fix_text(text, normalization="NFC")
+        if fixed != text:
+            notes.append("mojibake repaired (ftfy)")
+            text = fixed
+    return text, notes
+
+
+WESTERN_ENCODINGS = ["cp1252", "latin_1", "iso8859_15", "mac_roman", "cp850"]
+_MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€")
+
+
+def _utf16_without_bom(data: bytes) -> bool:
+    sample = data[:2000]
+    if len(sample) < 8:
+        return False
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    return max(even, odd) > 0.3 * len(sample) / 2 and min(even, odd) < 0.05 * len(sample) / 2
+
+
+def _guess(data: bytes, name: str) -> tuple[str, str]:
+    """Not UTF-8: Windows-1252 (which reads Latin-1 text too) when every byte is defined there,
+    else charset-normalizer's best guess among Western European encodings. (Asked first, the
+    detector takes mostly-ASCII English CR editions for Mac Roman or Central European pages.)"""
+    from charset_normalizer import from_bytes
+
     try:
-        return data.decode("utf-8")
+        return data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError:
-        text = data.decode("cp1252", errors="replace")
+        pass
+    best = from_bytes(data[:200_000], cp_isolation=WESTERN_ENCODINGS).best()
+    encoding = best.encoding if best is not None else "cp1252"
+    try:
+        text = data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        encoding = "cp1252"
+        text = data.decode(encoding, errors="replace")
     if text.count("\ufffd") > max(3, len(text) // 100):
         raise UnreadableError(
-            f"{name}: undecodable text (neither UTF-8 nor Windows-1252); "
+            f"{name}: undecodable text (no known encoding fits); "
             "convert it to UTF-8 and add it again"
         )
-    return text
+    return text, encoding
 
 
 def split_lines(text: str) -> list[str]:

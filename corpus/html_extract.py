@@ -1,0 +1,97 @@
+"""Saved HTML pages to text lines: one line per block, site chrome set aside with reasons."""
+
+from __future__ import annotations
+
+import re
+
+from corpus.text import normalize
+
+# Whole elements that are never rules text.
+CHROME_TAGS = {
+    "script": "script",
+    "style": "style",
+    "noscript": "script",
+    "nav": "navigation",
+    "header": "page header",
+    "footer": "page footer",
+    "aside": "sidebar",
+    "form": "form",
+    "button": "button",
+    "iframe": "embedded frame",
+    "svg": "image",
+    "template": "template",
+}
+# class/id/role words of chrome: cookie banners, adverts, menus, share buttons...
+CHROME_NAMES = re.compile(
+    r"cookie|consent|gdpr|banner|advert|\bads?\b|sponsor|promo|newsletter|subscribe|share|social|"
+    r"navbar|\bnav\b|menu|breadcrumb|sidebar|footer|header|comment-form|signature|modal|popup",
+    re.IGNORECASE,
+)
+BLOCK_TAGS = {
+    "p", "div", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre",
+    "td", "th", "tr", "section", "article", "main", "body", "ol", "ul", "dl", "table", "br",
+    "hr", "figcaption", "caption", "summary", "details",
+}  # fmt: skip
+
+
+def looks_like_html(text: str) -> bool:
+    head = text[:4096].lower()
+    return bool(re.search(r"<!doctype html|<html[\s>]|<body[\s>]|<head[\s>]", head))
+
+
+def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
+    """The page's text, one block per line, and the chrome lines (1-based) with their reason."""
+    from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+
+    soup = BeautifulSoup(html, "html.parser")
+    lines: list[str] = []
+    chrome: dict[int, str] = {}
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    if soup.head is not None:
+        soup.head.decompose()
+    if title:
+        lines.append(title)
+        chrome[len(lines)] = "metadata: page title"
+
+    def chrome_reason(tag: Tag) -> str | None:
+        if tag.name in CHROME_TAGS:
+            return CHROME_TAGS[tag.name]
+        names = " ".join([*tag.get("class", []), str(tag.get("id", "")), str(tag.get("role", ""))])
+        found = CHROME_NAMES.search(names)
+        return f"site chrome ({found.group(0).lower()})" if found else None
+
+    buffer: list[str] = []
+
+    def flush() -> None:
+        text = normalize(" ".join(buffer))
+        buffer.clear()
+        if text:
+            lines.append(text)
+
+    def walk(node: Tag) -> None:
+        for child in node.children:
+            if isinstance(child, Comment):
+                continue
+            if isinstance(child, NavigableString):
+                buffer.append(str(child))
+                continue
+            if not isinstance(child, Tag):
+                continue
+            reason = chrome_reason(child)
+            if reason:
+                flush()
+                text = normalize(child.get_text(" ", strip=True))
+                if text:
+                    lines.append(text)
+                    chrome[len(lines)] = f"boilerplate: {reason}"
+                continue
+            block = child.name in BLOCK_TAGS
+            if block:
+                flush()
+            walk(child)
+            if block:
+                flush()
+
+    walk(soup)
+    flush()
+    return lines, chrome
