@@ -41,7 +41,7 @@ def looks_like_html(text: str) -> bool:
 
 def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
     """The page's text, one block per line, and the chrome lines (1-based) with their reason."""
-    from bs4 import BeautifulSoup, Comment, NavigableString, Tag
+    from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, Tag
 
     soup = BeautifulSoup(html, "html.parser")
     lines: list[str] = []
@@ -56,7 +56,9 @@ def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
     def chrome_reason(tag: Tag) -> str | None:
         if tag.name in CHROME_TAGS:
             return CHROME_TAGS[tag.name]
-        names = " ".join([*tag.get("class", []), str(tag.get("id", "")), str(tag.get("role", ""))])
+        classes: object = tag.get("class") or []
+        words = list(classes) if isinstance(classes, list) else [str(classes)]
+        names = " ".join([*words, str(tag.get("id") or ""), str(tag.get("role") or "")])
         found = CHROME_NAMES.search(names)
         return f"site chrome ({found.group(0).lower()})" if found else None
 
@@ -70,7 +72,7 @@ def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
 
     def walk(node: Tag) -> None:
         for child in node.children:
-            if isinstance(child, Comment):
+            if isinstance(child, (Comment, Doctype, Declaration)):
                 continue
             if isinstance(child, NavigableString):
                 buffer.append(str(child))

@@ -4,6 +4,7 @@ numbers set aside, words hyphenated across line breaks joined."""
 from __future__ import annotations
 
 import io
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -25,11 +26,12 @@ def looks_like_pdf(data: bytes) -> bool:
 
 
 def _page_lines(page) -> list[str]:
-    """One page's lines: fragments grouped by baseline, split into columns when the page has a
-    clear vertical gutter, each column read top to bottom."""
+    """One page's lines in reading order. Fragments are grouped into rows by baseline; a row set
+    apart from the body by a wide gap (a running header or footer) stays first or last; the body
+    is read as two columns, left then right, when its rows start in both halves of the page."""
     fragments: list[Fragment] = []
 
-    def visit(text: str, cm, tm, font_dict, font_size) -> None:
+    def visit(text, cm, tm, font_dict, font_size) -> None:
         if text.strip():
             x, y = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]
             fragments.append(Fragment(round(x, 1), round(y, 1), text))
@@ -37,27 +39,46 @@ def _page_lines(page) -> list[str]:
     page.extract_text(visitor_text=visit)
     if not fragments:
         return []
-    width = float(page.mediabox.width)
-    middle = width / 2
-    left = [f for f in fragments if f.x < middle - 5]
-    right = [f for f in fragments if f.x >= middle - 5]
-    two_columns = (
-        len(left) > 3
-        and len(right) > 3
-        and max(f.x for f in left) < middle - 5
-        and sum(1 for f in right if f.x < middle + 20) >= len(right) * 0.6
+    ys = sorted(_rows(fragments), reverse=True)
+    gaps = [a - b for a, b in itertools.pairwise(ys)]
+    usual = sorted(gaps)[len(gaps) // 2] if gaps else 0.0
+    top = ys[:1] if len(ys) > 2 and gaps[0] > 1.8 * usual else []
+    bottom = ys[-1:] if len(ys) > 2 and gaps[-1] > 1.8 * usual else []
+    edge = set(top + bottom)
+    body = [f for f in fragments if _row_of(f, ys) not in edge]
+    middle = float(page.mediabox.width) / 2
+    right = [f for f in body if f.x >= middle - 10]
+    left = [f for f in body if f.x < middle - 10]
+    first_x = min((f.x for f in right), default=0.0)
+    aligned = sum(1 for f in right if f.x - first_x < 3)
+    columns = (
+        [left, right]
+        if len(left) >= 2 and len(right) >= 2 and aligned >= 0.6 * len(right)
+        else [body]
     )
-    columns = [left, right] if two_columns else [fragments]
-    lines: list[str] = []
-    for column in columns:
-        rows: dict[float, list[Fragment]] = {}
-        for fragment in column:
-            row = next((y for y in rows if abs(y - fragment.y) < 2.5), fragment.y)
-            rows.setdefault(row, []).append(fragment)
-        for y in sorted(rows, reverse=True):
-            parts = sorted(rows[y], key=lambda f: f.x)
-            lines.append(" ".join(p.text.strip() for p in parts).strip())
-    return lines
+
+    def lines_of(group: list[Fragment]) -> list[str]:
+        rows = _rows(group)
+        return [
+            " ".join(f.text.strip() for f in sorted(rows[y], key=lambda f: f.x)).strip()
+            for y in sorted(rows, reverse=True)
+        ]
+
+    header = [f for f in fragments if _row_of(f, ys) in top]
+    footer = [f for f in fragments if _row_of(f, ys) in bottom]
+    return [*lines_of(header), *(line for c in columns for line in lines_of(c)), *lines_of(footer)]
+
+
+def _rows(fragments: list[Fragment]) -> dict[float, list[Fragment]]:
+    rows: dict[float, list[Fragment]] = {}
+    for fragment in fragments:
+        row = next((y for y in rows if abs(y - fragment.y) < 2.5), fragment.y)
+        rows.setdefault(row, []).append(fragment)
+    return rows
+
+
+def _row_of(fragment: Fragment, ys: list[float]) -> float:
+    return min(ys, key=lambda y: abs(y - fragment.y))
 
 
 def pdf_lines(data: bytes) -> tuple[list[str], dict[int, str]]:

@@ -145,10 +145,11 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
         state = source_state(home, current.get("files") if current else None)
         print_ = fingerprint(state)
         if current and current.get("fingerprint") == print_ and not force:
-            folder = index_root(home) / current["dir"]
-            return BuildResult(folder, current["records"], current["versions"], (), 0.0, False)
+            live = index_root(home) / current["dir"]
+            return BuildResult(live, current["records"], current["versions"], (), 0.0, False)
         loaded = library.load()
         records = aligned(library.records(loaded.documents))
+        folder: Path | None = None
         try:
             # The hand-off file is written for inspection and for other tools; the index is
             # built from the very same records, not read back.
@@ -177,6 +178,8 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
                 },
             )
         except OSError as error:
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)  # never leave half a build behind
             raise IndexError_(
                 f"cannot write the index in {home} ({error.strerror}); "
                 "free some space or set MTGRULES_HOME to a writable directory"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -17,36 +18,62 @@ if TYPE_CHECKING:
 
 @contextmanager
 def open_engine() -> Iterator[Engine]:
+    """The engine over a current index. Stale sources are indexed first; if that build fails
+    (read-only home, full disk) the previous index still answers, with a warning; a damaged
+    index is rebuilt once before giving up with what to do."""
     from corpus.library import home
     from indexer.freshness import is_fresh
-    from indexer.store import IndexError_, index_root, read_current
+    from indexer.store import IndexError_, read_current
 
     state_home = home()
     try:
         if not is_fresh(state_home):
-            from indexer.build import build
-
-            with progress_bar("Indexing the rules") as progress:
-                result = build(state_home, progress=progress)
-            for failure in result.failures:
-                click.echo(f"warning: {failure}", err=True)
-        current = read_current(state_home)
-        if current is None:
-            raise IndexError_("no index; run `mtgrules index --rebuild`")
-        engine = Engine(
-            index_root(state_home) / current["dir"], current.get("english_editions", [])
-        )
+            _build(state_home, force=False)
     except IndexError_ as error:
-        raise click.ClickException(str(error)) from None
-    except Exception as error:  # a damaged index must not end in a traceback
-        raise click.ClickException(
-            f"the index in {state_home} cannot be read ({type(error).__name__}: {error}); "
-            "run `mtgrules index --rebuild`"
-        ) from None
+        if read_current(state_home) is None:
+            raise click.ClickException(str(error)) from None
+        click.echo(
+            f"warning: index not refreshed ({error}); answering from the previous one", err=True
+        )
+    try:
+        engine = _open(state_home)
+    except Exception as first:  # a damaged index must not end in a traceback: rebuild it once
+        click.echo(
+            f"warning: the index could not be read ({type(first).__name__}); rebuilding it",
+            err=True,
+        )
+        try:
+            _build(state_home, force=True)
+            engine = _open(state_home)
+        except Exception as error:
+            raise click.ClickException(
+                f"the index in {state_home} cannot be read or rebuilt ({type(error).__name__}: "
+                f"{error}); check MTGRULES_HOME, then run `mtgrules index --rebuild`"
+            ) from None
     try:
         yield engine
     finally:
         engine.close()
+
+
+def _build(state_home: Path, force: bool) -> None:
+    from indexer.build import build
+
+    with progress_bar("Indexing the rules") as progress:
+        result = build(state_home, force=force, progress=progress)
+    for failure in result.failures:
+        click.echo(f"warning: {failure}", err=True)
+
+
+def _open(state_home: Path) -> Engine:
+    from indexer.store import IndexError_, index_root, read_current
+
+    current = read_current(state_home)
+    if current is None:
+        raise IndexError_("no index; run `mtgrules index --rebuild`")
+    engine = Engine(index_root(state_home) / current["dir"], current.get("english_editions", []))
+    engine.searcher.doc_count()  # touch the files now, not in the middle of a query
+    return engine
 
 
 @contextmanager

@@ -74,11 +74,55 @@ def test_two_builds_at_once(home: Path):
     assert search_keys("regola delle leggende")[0] == "205.4d"
 
 
-def test_damaged_index_says_what_to_do(home: Path):
-    """A corrupted index file gives a one-line message with the fix, not a traceback."""
+def test_damaged_index_is_repaired_by_the_next_command(home: Path):
+    """A corrupted index file: the next search warns, rebuilds and answers."""
     folder = build(home).folder
     for path in folder.glob("*.toc"):
         path.write_bytes(b"garbage")
+    result = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    assert result.exit_code == 0 and "rebuilding it" in result.stderr
+    assert json.loads(result.stdout)["results"][0]["key"] == "205.4d"
+
+
+def test_deleted_index_files_are_rebuilt(home: Path):
+    """Segment files deleted under the index: the next command rebuilds it."""
+    folder = build(home).folder
+    for path in folder.glob("*.seg"):
+        path.unlink()
+    assert search_keys("regola delle leggende")[0] == "205.4d"
+
+
+def test_failed_refresh_keeps_the_previous_index(home: Path, monkeypatch: pytest.MonkeyPatch):
+    """A full disk during a refresh: a warning, the previous index answers, no half build."""
+    import errno
+
+    first = build(home)
+    (home / "documents").mkdir()
+    (home / "documents" / "regola.txt").write_text(
+        "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
+    )
+
+    def full_disk(records, folder, progress=None):
+        folder.mkdir(parents=True)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(build_module, "write_index", full_disk)
+    result = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    assert result.exit_code == 0
+    assert "index not refreshed (cannot write the index" in result.stderr
+    assert "No space left on device" in result.stderr
+    assert json.loads(result.stdout)["results"][0]["key"] == "205.4d"
+    assert [p.name for p in (home / "index").iterdir() if p.is_dir()] == [first.folder.name]
+
+
+def test_unwritable_home_with_no_index_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """MTGRULES_HOME that cannot be written (here a file): one line naming the fix, exit 1."""
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")
+    monkeypatch.setenv("MTGRULES_HOME", str(blocker))
     result = CliRunner().invoke(cli, ["search", "mondo"])
     assert result.exit_code == 1
-    assert "mtgrules index --rebuild" in result.stderr and "Traceback" not in result.stderr
+    assert "set MTGRULES_HOME to a writable directory" in result.stderr
+    assert "Traceback" not in result.stderr

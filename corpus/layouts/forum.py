@@ -35,7 +35,20 @@ def score(lines: list[str]) -> tuple[float, str]:
     )
 
 
+# Quote and reply chrome inside a thread: "Quote:", "Citation de Marco :", "Re: Ligne de type",
+# "Posté le 3 mai 2006", "Rispondi".
+CHROME_LINE = re.compile(
+    r"^(?:(?:quote|citation|cita|citazione|zitat)\b[^.]{0,60}:|re\s*:\s.{0,80}$|"
+    r"(?:posted|posté|postato|inviato|publicado|written|écrit)\b.{0,80}$|"
+    r"(?:reply|répondre|rispondi|responder|top|haut|back to top)$)",
+    re.IGNORECASE,
+)
+
+
 def parse(ctx: Context) -> Parsed:
     return parse_numbered(
-        ctx, preamble="boilerplate: forum header", trailer="boilerplate: forum footer"
+        ctx,
+        preamble="boilerplate: forum header",
+        trailer="boilerplate: forum footer",
+        chrome=CHROME_LINE,
     )

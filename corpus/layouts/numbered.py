@@ -23,8 +23,10 @@ from corpus.numbers import parent_of
 NAME = "numbered-rules"
 
 # "- 205.1. Text", "205.1a Text", "205.2a. Text", "901.4.All" (no space, a quirk of the CR).
+# The number may stand alone on its line, with the rule's text on the next.
 NUMBERED_LINE = re.compile(
-    r"^(?:[-•–]\s*)?(?P<number>\d{3}\.(?:\d+[a-z]{0,2})?)(?P<dot>\.)?(?:\s+|(?=[A-Z]))(?P<text>\S.*)$"
+    r"^(?:[-•–]\s*)?(?P<number>\d{3}\.(?:\d+[a-z]{0,2})?)(?P<dot>\.)?"
+    r"(?:(?:\s+|(?=[A-Z]))(?P<text>\S.*))?$"
 )
 
 
@@ -56,22 +58,39 @@ def score(lines: list[str]) -> tuple[float, str]:
     )
 
 
-def parse_numbered(ctx: Context, *, preamble: str, trailer: str) -> Parsed:
+def parse_numbered(
+    ctx: Context, *, preamble: str, trailer: str | None, chrome: re.Pattern[str] | None = None
+) -> Parsed:
     """Numbered rules over the whole document."""
     builder = Builder(ctx)
-    add_numbered_rows(builder, non_blank(ctx.lines), preamble=preamble, trailer=trailer)
+    add_numbered_rows(
+        builder, non_blank(ctx.lines), preamble=preamble, trailer=trailer, chrome=chrome
+    )
     return builder.finish()
 
 
 def add_numbered_rows(
-    builder: Builder, rows: list[tuple[int, str]], *, preamble: str, trailer: str
+    builder: Builder,
+    rows: list[tuple[int, str]],
+    *,
+    preamble: str,
+    trailer: str | None,
+    chrome: re.Pattern[str] | None = None,
 ) -> None:
-    """Shared line engine: rules, their examples and notes, continuation lines, chrome."""
+    """Shared line engine: rules, their examples and notes, continuation lines, chrome lines
+    (`chrome`: quote and reply lines of a forum) dropped wherever they are. Lines after the
+    last rule are dropped as `trailer`, or continue the last rule when it is None."""
     ctx = builder.ctx
-    last_structural = max(
-        (i for i, text in rows if NUMBERED_LINE.match(text) or EXAMPLE_LINE.match(text)),
-        default=0,
-    )
+    structural = [
+        index
+        for index, (_, text) in enumerate(rows)
+        if NUMBERED_LINE.match(text) or EXAMPLE_LINE.match(text)
+    ]
+    last_structural = rows[structural[-1]][0] if structural else 0
+    if structural:
+        last = NUMBERED_LINE.match(rows[structural[-1]][1])
+        if last and not last["text"] and structural[-1] + 1 < len(rows):
+            last_structural = rows[structural[-1] + 1][0]  # its text is on the next line
     rule: Draft | None = None
     current: Draft | None = None
     for line_number, text in rows:
@@ -80,9 +99,11 @@ def add_numbered_rows(
             builder.drop(line_number, text, "metadata: edition date")
         elif SEPARATOR.match(text):
             builder.drop(line_number, text, "separator")
+        elif chrome is not None and chrome.match(text):
+            builder.drop(line_number, text, "boilerplate: forum chrome")
         elif numbered:
             number = numbered["number"].rstrip(".")
-            body = numbered["text"].strip()
+            body = (numbered["text"] or "").strip()
             is_heading = "." not in number
             rule = current = builder.start(
                 Draft(
@@ -90,10 +111,10 @@ def add_numbered_rows(
                     key=number,
                     first=line_number,
                     last=line_number,
-                    parts=[body],
+                    parts=[body] if body else [],
                     number=number,
                     parent=parent_of(number),
-                    title=body.rstrip(" :") if is_heading or len(body.split()) <= 4 else None,
+                    title=_title(body, is_heading),
                 )
             )
         elif (EXAMPLE_LINE.match(text) or NOTE_LINE.match(text)) and rule is not None:
@@ -111,12 +132,21 @@ def add_numbered_rows(
             )
         elif rule is None:
             builder.drop(line_number, text, preamble)
-        elif line_number > last_structural:
+        elif trailer is not None and line_number > last_structural:
             builder.drop(line_number, text, trailer)
         else:
             assert current is not None
+            if current.kind == "rule" and not current.parts and current.number:
+                current.title = _title(text, "." not in current.number)  # number-alone line
             builder.extend(current, line_number, text)
 
 
+def _title(body: str, is_heading: bool) -> str | None:
+    """Section headings and short rules ("Tipi di carta") are titles too."""
+    return body.rstrip(" :") if body and (is_heading or len(body.split()) <= 4) else None
+
+
 def parse(ctx: Context) -> Parsed:
-    return parse_numbered(ctx, preamble="metadata: document header", trailer="boilerplate: trailer")
+    # Lines after the last rule continue it (a wrapped line, a PDF page); a forum's footer is
+    # the forum layout's business.
+    return parse_numbered(ctx, preamble="metadata: document header", trailer=None)

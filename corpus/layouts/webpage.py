@@ -49,11 +49,13 @@ def parse(ctx: Context) -> Parsed:
     ended_at: str | None = None
     for line_number, text in non_blank(ctx.lines):
         heading = HEADING.match(text)
+        if heading:  # a page may hold several rules, each under its own heading
+            ended_at, in_subrules, subrule_count = None, False, 0
         if ended_at is not None:
             builder.drop(
                 line_number, text, f"boilerplate: site section after the rules ({ended_at!r})"
             )
-        elif heading and rule is None:
+        elif heading:
             base = heading["number"]
             builder.drop(line_number, text, "heading: rule number and title")
             rule = builder.start(
