@@ -1,0 +1,220 @@
+"""Documents as people find them: saved HTML pages, PDFs, old encodings, other layouts; and bad
+files refused in one line without disturbing the library."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import IT, ROOT, seed
+from pdf_maker import two_column_pdf
+
+from corpus.ingest import IngestError, ingest_bytes
+from search.cli import cli
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def reasons(document) -> dict[str, str]:
+    return {d.text: d.reason for d in document.dropped}
+
+
+def test_saved_html_page_keeps_rules_and_drops_chrome():
+    """Numbers in <b>/<span>; cookie banner, menu, advert, footer and scripts set aside."""
+    doc = ingest_bytes((FIXTURES / "regola-205-4.html").read_bytes(), "regola-205-4.html")
+    assert (doc.lang, doc.layout, dict(doc.metadata)["format"]) == ("it", "numbered-rules", "HTML")
+    assert [(r.kind, r.number or r.parent) for r in doc.records] == [
+        ("rule", "205.4"),
+        ("rule", "205.4a"),
+        ("rule", "205.4b"),
+        ("example", "205.4b"),
+        ("rule", "205.4d"),
+    ]
+    assert doc.records[-1].text.startswith('Ogni permanente con il supertipo "leggendario"')
+    why = reasons(doc)
+    assert (
+        why["Usiamo i cookie per migliorare il sito. Accetta"]
+        == "boilerplate: site chrome (cookie)"
+    )
+    assert why["Home Regole Glossario"] == "boilerplate: navigation"
+    assert why["Compra le buste di Ai Confini dell'Eternità al miglior prezzo!"].startswith(
+        "boilerplate: site chrome"
+    )
+    assert why["© 2025 Archivio delle Regole · Privacy"] == "boilerplate: page footer"
+    assert why["trackPageView();"] == "boilerplate: script"
+
+
+def test_html_without_rules_is_refused():
+    """A page with no rules: one line naming the file, unknown layout."""
+    page = (
+        b"<!DOCTYPE html><html><body><nav>Home</nav><p>Benvenuti nel nostro negozio di carte, "
+        b"con le offerte della settimana e gli orari di apertura.</p></body></html>"
+    )
+    with pytest.raises(IngestError, match=r"^negozio.html: unknown layout"):
+        ingest_bytes(page, "negozio.html")
+
+
+LEFT1 = [
+    "205.4. Supertipi",
+    "205.4a Un oggetto puo avere uno o piu supertipi.",
+    "I supertipi sono: base, leggendario, In corso,",
+    "neve e mondo.",
+]
+RIGHT1 = [
+    "205.4b Il supertipo di un oggetto e indipendente",
+    "dal suo tipo di carta e sottotipo.",
+    "Esempio: Una terra leggendaria su cui ha effetto",
+    "questa abilita e ancora leggendaria.",
+]
+LEFT2 = [
+    '205.4c Qualsiasi terra con il supertipo "base" e una',
+    "terra base.",
+    '205.4d Ogni permanente con il supertipo "leggen-',
+    'dario" e soggetto all azione generata dallo stato.',
+]
+RIGHT2 = [
+    "205.4e Ogni magia istantaneo o stregoneria con il",
+    'supertipo "leggendario" e soggetta a una restrizione.',
+]
+LEFT3 = ['205.4f Ogni permanente con il supertipo "mondo" e', "soggetto alla regola dei mondi."]
+RIGHT3 = ['205.4g Ogni permanente con il supertipo "neve" e un', "permanente neve."]  # fmt: skip
+
+
+def test_pdf_two_columns_headers_and_hyphens(tmp_path: Path):
+    """Columns left then right; running header and page numbers dropped; leggen-/dario joined."""
+    path = two_column_pdf(
+        tmp_path / "supertipi.pdf", [(LEFT1, RIGHT1), (LEFT2, RIGHT2), (LEFT3, RIGHT3)]
+    )
+    doc = ingest_bytes(path.read_bytes(), path.name)
+    assert (doc.lang, doc.layout, dict(doc.metadata)["format"]) == ("it", "numbered-rules", "PDF")
+    numbers = [r.number for r in doc.records if r.kind == "rule"]
+    assert numbers == [
+        "205.4",
+        "205.4a",
+        "205.4b",
+        "205.4c",
+        "205.4d",
+        "205.4e",
+        "205.4f",
+        "205.4g",
+    ]
+    by_number = {r.number: r.text for r in doc.records}
+    assert by_number["205.4d"] == (
+        'Ogni permanente con il supertipo "leggendario" e soggetto all azione generata dallo stato.'
+    )
+    assert by_number["205.4g"].endswith("e un permanente neve.")
+    dropped = [d.reason for d in doc.dropped]
+    assert dropped.count("boilerplate: running header or footer") == 3
+    assert dropped.count("boilerplate: page number") == 3
+
+
+@pytest.mark.parametrize(
+    ("encoding", "note"),
+    [
+        ("cp1252", "cp1252 (detected)"),
+        ("latin-1", "cp1252 (detected)"),  # Windows-1252 reads Latin-1 text as the same text
+        ("utf-16-le", "utf-16-le without a byte order mark"),
+        ("utf-16", None),  # with a BOM
+    ],
+)
+def test_encodings_give_the_same_records(encoding: str, note: str | None):
+    """The Italian excerpt in other encodings: the same records as in UTF-8."""
+    text = seed(IT).decode("utf-8").replace("’", "'")
+    expected = ingest_bytes(text.encode("utf-8"), IT).records
+    doc = ingest_bytes(text.encode(encoding), IT)
+    assert doc.records == expected
+    assert dict(doc.metadata).get("encoding") == note
+
+
+def test_mojibake_is_repaired_and_flagged():
+    """UTF-8 read as Windows-1252 and saved again ("è" as "Ã¨") is repaired, with a warning."""
+    broken = seed(IT).decode("utf-8").encode("utf-8").decode("cp1252", errors="replace")
+    doc = ingest_bytes(broken.encode("utf-8"), IT)
+    rule = next(r for r in doc.records if r.number == "205.1")
+    assert rule.text.startswith("La riga del tipo è stampata direttamente sotto")
+    assert "mojibake repaired (ftfy)" in doc.warnings
+
+
+def test_number_alone_on_its_line():
+    """'205.4d' on one line, the text on the next."""
+    text = (
+        '205.4\nSupertipi\n\n205.4d\nOgni permanente con il supertipo "leggendario" è '
+        "soggetto all'azione generata dallo stato per i permanenti leggendari.\n"
+        '205.4f\nOgni permanente con il supertipo "mondo" è soggetto alla regola dei mondi.\n'
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "a-capo.txt")
+    assert [(r.number, r.title, r.text[:24]) for r in doc.records] == [
+        ("205.4", "Supertipi", "Supertipi"),
+        ("205.4d", None, "Ogni permanente con il s"),
+        ("205.4f", None, "Ogni permanente con il s"),
+    ]
+
+
+def test_page_with_several_rule_headings():
+    """Two 'Regla N' sections on one page, each with its own unnumbered subrules."""
+    text = (
+        "Regla 205.2 · Tipos de carta\n\n"
+        "Los tipos de carta son artefacto, batalla, criatura y tierra.\n\nSubreglas\n\n"
+        "Algunos objetos tienen más de un tipo de carta (por ejemplo, una criatura artefacto).\n\n"
+        "Regla 205.4 · Supertipos\n\nUn objeto puede tener uno o más supertipos.\n\nSubreglas\n\n"
+        "Los supertipos de un objeto son independientes de su tipo de carta y su subtipo.\n"
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "reglas.txt")
+    assert [(r.number, r.inferred) for r in doc.records] == [
+        ("205.2", False),
+        ("205.2a", True),
+        ("205.4", False),
+        ("205.4a", True),
+    ]
+
+
+def test_forum_quote_and_reply_chrome_is_dropped():
+    """'Citation de …:', 'Re: …' and 'Répondre' lines inside a thread are not rule text."""
+    text = (
+        "12 messages · 300 vues\n"
+        '205.4b. Un terrain avec le sur-type "de base" est un terrain de base.\n'
+        "Citation de Marco :\n"
+        "205.4c. Un permanent avec le sur-type légendaire est soumis à la règle des légendes.\n"
+        "Re: Ligne de type\n"
+        "Répondre\n"
+        '205.4d. Un permanent avec le sur-type "du Monde" est soumis à la règle des mondes.\n'
+        "Règles du forum\n"
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "forum.txt")
+    assert doc.layout == "forum-copy"
+    assert next(r.text for r in doc.records if r.number == "205.4c").endswith(
+        "la règle des légendes."
+    )
+    why = reasons(doc)
+    assert why["Citation de Marco :"] == why["Re: Ligne de type"] == "boilerplate: forum chrome"
+    assert why["Répondre"] == "boilerplate: forum chrome"
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00", "binary data"),
+        (b"%PDF-1.4\n%broken\n", "unreadable PDF"),
+        (b"a" * 5_000_000, "cannot tell its language"),
+        (b"   \n\n  ", "the file is empty"),
+    ],
+)
+def test_bad_files_are_refused_in_one_line(tmp_path: Path, content: bytes, reason: str, home: Path):
+    """Images, broken PDFs, a 5 MB single line, blank files: exit 1, one line, library intact."""
+    path = tmp_path / "cattivo.bin"
+    path.write_bytes(content)
+    good = tmp_path / "buono.txt"
+    good.write_text(
+        "- 205.1. La riga del tipo è stampata direttamente sotto l'illustrazione.\n"
+        "- 205.2. Tipi di carta\n- 205.2c Le pedine hanno tipi di carta anche se non sono carte.\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(cli, ["add", str(path), str(good)])
+    assert result.exit_code == 1
+    assert (
+        result.stderr.count("\n") == 1
+        and "cattivo.bin" in result.stderr
+        and reason in result.stderr
+    )
+    assert [p.name for p in (home / "documents").iterdir()] == ["buono.txt"]
