@@ -31,8 +31,13 @@ EXTRA_STOP_WORDS = {
 
 
 @cache
+def stop_words(lang: str) -> frozenset[str]:
+    return frozenset(stoplists[lang]) | EXTRA_STOP_WORDS[lang]
+
+
+@cache
 def analyzer(lang: str) -> Analyzer:
-    stop = frozenset(stoplists[lang]) | EXTRA_STOP_WORDS[lang]
+    stop = stop_words(lang)
     return (
         RegexTokenizer(TOKEN_PATTERN)
         # sur-type -> type + surtype: "sur" is a French stop word, "surtype" is the concept.

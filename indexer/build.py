@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -87,7 +88,7 @@ def write_index(records: list[Record], folder: Path, progress: Progress | None =
 
     from indexer.schema import build_schema
 
-    folder.mkdir(parents=True)
+    folder.mkdir(parents=True, exist_ok=True)
     ix = index.create_in(str(folder), build_schema())
     unique = versions(records)
     # Two processes analyse a large library (the machines have two cores); a small one is not
@@ -156,10 +157,10 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
             with (home / ".records.jsonl.tmp").open("w", encoding="utf-8") as out:
                 write_jsonl(records, out)
             (home / ".records.jsonl.tmp").replace(records_path(home))
-            name = f"build-{time.strftime('%Y%m%d-%H%M%S')}-{print_[:8]}"
-            folder = index_root(home) / name
-            if folder.exists():
-                shutil.rmtree(folder)
+            # A fresh folder every time: the live build is never written into or removed here.
+            index_root(home).mkdir(parents=True, exist_ok=True)
+            folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))
+            name = folder.name
             count = write_index(records, folder, progress)
             (folder / TERMBASE).write_text(TermBase.from_records(records).to_json(), "utf-8")
             write_current(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -244,7 +245,15 @@ class Engine:
             raise QueryError(
                 f"query {text!r} has only common words (stop words); add a content word"
             )
-        query = parser.parse(expanded)
+        try:
+            query = parser.parse(expanded)
+        except Exception:  # Whoosh's parser fails on some operator tangles ("* NOT OR *")
+            plain = " ".join(re.findall(r"[^\W_]+(?:[-'’.][^\W_]+)*", text))
+            if not plain or plain == text:
+                raise QueryError(
+                    f"query {text!r} cannot be parsed; check its operators and quotes"
+                ) from None
+            return self.parse(plain)  # the words alone, all required
         if query is NullQuery or not list(query.iter_all_terms()):
             raise QueryError(f"query {text!r} has no searchable words")
         return query
@@ -320,11 +329,11 @@ class Engine:
 
 @cache
 def stop_words() -> frozenset[str]:
-    from whoosh.lang.stopwords import stoplists
-
+    """Every language's stop words, as its analyzer drops them."""
+    from indexer.analyzers import stop_words as language_stop_words
     from indexer.schema import INDEX_LANGS
 
-    return frozenset(word for lang in INDEX_LANGS for word in stoplists[lang])
+    return frozenset(word for lang in INDEX_LANGS for word in language_stop_words(lang))
 
 
 def is_stop_word(word: str) -> bool:

@@ -27,7 +27,7 @@ def test_killed_build_leaves_previous_index_answering(home: Path, monkeypatch: p
     assert first.built and read_current(home)["dir"] == first.folder.name
 
     def dying(records, folder, progress=None):
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
         (folder / "half-written").write_text("x")
         raise KeyboardInterrupt
 
@@ -103,7 +103,7 @@ def test_failed_refresh_keeps_the_previous_index(home: Path, monkeypatch: pytest
     )
 
     def full_disk(records, folder, progress=None):
-        folder.mkdir(parents=True)
+        folder.mkdir(parents=True, exist_ok=True)
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(build_module, "write_index", full_disk)
