@@ -126,3 +126,25 @@ def test_unwritable_home_with_no_index_says_what_to_do(
     assert result.exit_code == 1
     assert "set MTGRULES_HOME to a writable directory" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_read_only_home_keeps_answering(home: Path, monkeypatch: pytest.MonkeyPatch):
+    """A home that became read-only after the index was built: searches still answer."""
+    import errno
+
+    from indexer import store
+
+    build(home)
+    (home / "documents").mkdir()
+    (home / "documents" / "regola.txt").write_text(
+        "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
+    )
+
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(store, "open", read_only, raising=False)
+    result = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    assert result.exit_code == 0
+    assert "Read-only file system" in result.stderr and "previous one" in result.stderr
+    assert json.loads(result.stdout)["results"][0]["key"] == "205.4d"
