@@ -19,7 +19,7 @@ def build_schema() -> Schema:
         # Only what queries and filters need is indexed; everything shown is in the payload.
         key=ID(stored=True),
         section=ID,  # "205" for every record keyed 205.x: a section lookup is one term
-        lang=ID,
+        lang=ID(stored=True),
         kind=ID,
         editions=KEYWORD(commas=True),
         terms=TEXT(analyzer=analyzer("en"), phrase=True),

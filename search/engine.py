@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 LANG_ORDER = ("en", "it", "fr", "es")
 EXACT_NAME_BONUS = 2.0
+OTHER_LANGUAGE_WEIGHT = 0.5
+OPERATORS_WORDS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 KIND_ORDER = ("rule", "reminder", "article", "ruling", "example", "note", "glossary")
 
 
@@ -143,14 +145,15 @@ class Filters:
 class Engine:
     def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
         from whoosh import index
-        from whoosh.scoring import BM25F
+
+        from search.scoring import PerLanguageBM25F
 
         self.english_editions = tuple(sorted(english_editions))
         self.folder = folder
         self.ix = index.open_dir(str(folder))
         # Weaker length normalization than the default (0.75): a long rule that defines a term
         # and repeats it should not lose to a short one that mentions it once.
-        self.searcher = self.ix.searcher(weighting=BM25F(B=0.4))
+        self.searcher = self.ix.searcher(weighting=PerLanguageBM25F(B=0.4))
 
     def close(self) -> None:
         self.searcher.close()
@@ -195,12 +198,16 @@ class Engine:
 
     def search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
         """Ranked results and the folded, stemmed words that matched (for highlighting)."""
-        query = self.parse(validate(text))
+        text = validate(text)
+        languages = self.query_languages(text)
+        query = self.parse(text)
         hits = self.searcher.search(query, limit=max(200, limit * 20), filter=filters.whoosh())
         best: dict[str, float] = {}
         for hit in hits:
             key = mechanic_of_rule(hit["key"]) or hit["key"]
-            best[key] = max(best.get(key, 0.0), hit.score)
+            # Evidence in the query's own language counts fully; a translation's match less.
+            weight = 1.0 if not languages or hit["lang"] in languages else OTHER_LANGUAGE_WEIGHT
+            best[key] = max(best.get(key, 0.0), hit.score * weight)
         named = fold(text.strip().strip('"'))
         for key in best:
             if fold(key) == named:
@@ -257,6 +264,34 @@ class Engine:
         if query is NullQuery or not list(query.iter_all_terms()):
             raise QueryError(f"query {text!r} has no searchable words")
         return query
+
+    def query_languages(self, text: str) -> list[str]:
+        """The language a query is written in, when its words say so: a word found in only one
+        language's texts is a vote for it ("sous-types" is French, "séparés" could be English
+        "separate" too)."""
+        from indexer.analyzers import analyzer
+        from indexer.schema import INDEX_LANGS, text_field
+
+        reader = self.searcher.reader()
+        votes: dict[str, int] = {}
+        for word in re.findall(r"[^\W\d_][\w'’-]*", text):
+            if word in OPERATORS_WORDS:
+                continue
+            present = [
+                lang
+                for lang in INDEX_LANGS
+                if any(
+                    reader.doc_frequency(text_field(lang), token.text)
+                    for token in analyzer(lang)(word)
+                )
+            ]
+            if len(present) == 1:
+                votes[present[0]] = votes.get(present[0], 0) + 1
+        if not votes:
+            return []
+        best = max(votes.values())
+        winners = [lang for lang, n in votes.items() if n == best]
+        return winners if len(winners) == 1 else []
 
     # --- the term base --------------------------------------------------------------------------
 
