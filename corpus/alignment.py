@@ -16,6 +16,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import replace
 
+from corpus.dates import in_effect
 from corpus.numbers import RULE_NUMBER
 from corpus.records import Align, Record
 
@@ -125,9 +126,9 @@ def reference_for(document: list[Record], candidates: dict[str, list[Record]]) -
     edition = next((r.edition for r in document if r.edition), None)
     english = {e: rs for e, rs in candidates.items() if rs and rs[0].lang == "en"}
     if english:
-        editions = sorted(english)
-        earlier = [e for e in editions if edition and e <= edition]
-        return english[earlier[-1] if earlier else editions[-1]]
+        follows = in_effect(sorted(english), edition)
+        assert follows is not None
+        return english[follows]
     others = [
         (e, rs)
         for e, rs in candidates.items()

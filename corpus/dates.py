@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import date
 from functools import cache
 
@@ -53,3 +54,14 @@ def find_edition(lines: list[str], limit: int = 40) -> tuple[str | None, int | N
         if found:
             return found.isoformat(), number
     return None, None
+
+
+def in_effect(english_editions: Sequence[str], date: str | None) -> str | None:
+    """The English edition a translation dated `date` follows: the newest on or before it
+    (before them all: the oldest; unknown date: the newest). Editions are ISO dates, sorted."""
+    if not english_editions:
+        return None
+    if date is None:
+        return english_editions[-1]
+    earlier = [e for e in english_editions if e <= date]
+    return earlier[-1] if earlier else english_editions[0]

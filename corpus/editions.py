@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from corpus.dates import in_effect
 from corpus.numbers import sort_key
 from corpus.records import Record
 
@@ -267,16 +268,6 @@ class Stale:
             "english_number": self.change.new.number if self.change.new else None,
             "diff": self.change.diff,
         }
-
-
-def in_effect(english_editions: Sequence[str], date: str | None) -> str | None:
-    """The newest English edition on or before a date (unknown date: the newest)."""
-    if not english_editions:
-        return None
-    if date is None:
-        return english_editions[-1]
-    earlier = [e for e in english_editions if e <= date]
-    return earlier[-1] if earlier else english_editions[0]
 
 
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:

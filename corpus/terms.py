@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from importlib import resources
 
+from corpus.dates import in_effect
 from corpus.mechanics import mechanics
 from corpus.records import Record
 from corpus.text import fold
@@ -116,10 +117,11 @@ def enumeration_terms(records: list[Record]) -> list[Term]:
     for record in records:
         if record.lang == "en" or record.kind != "rule" or record.align.method != "number":
             continue
-        candidates = english.get(record.key, [])
-        counterpart = _in_effect(candidates, record.edition)
-        if counterpart is None:
+        candidates = {r.edition: r for r in english.get(record.key, []) if r.edition}
+        follows = in_effect(sorted(candidates), record.edition)
+        if follows is None:
             continue
+        counterpart = candidates[follows]
         mine, theirs = list_items(record.text), list_items(counterpart.text)
         if not mine or len(mine) != len(theirs):
             continue
@@ -130,14 +132,6 @@ def enumeration_terms(records: list[Record]) -> list[Term]:
             if item.lower() != en.lower()
         )
     return terms
-
-
-def _in_effect(candidates: list[Record], edition: str | None) -> Record | None:
-    dated = sorted((c for c in candidates if c.edition), key=lambda c: c.edition or "")
-    if not dated:
-        return None
-    earlier = [c for c in dated if edition and (c.edition or "") <= edition]
-    return (earlier or dated)[-1]
 
 
 _WORD = re.compile(r"\w+")

@@ -10,6 +10,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.dates import in_effect
 from corpus.mechanics import mechanic_of_rule, owned_rules
 from corpus.numbers import sort_key
 from corpus.text import fold
@@ -90,16 +91,6 @@ def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         )
 
     return sorted(records, key=position)
-
-
-def in_effect(english_editions: tuple[str, ...], date: str | None) -> str | None:
-    """The newest English edition on or before a translation's date (unknown: the newest)."""
-    if not english_editions:
-        return None
-    if date is None:
-        return english_editions[-1]
-    earlier = [e for e in english_editions if e <= date]
-    return earlier[-1] if earlier else english_editions[0]
 
 
 def select_english(result: Result, english_editions: tuple[str, ...], edition: str | None) -> None:

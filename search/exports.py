@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus.editions import in_effect
+from corpus.dates import in_effect
 from corpus.numbers import sort_key
 from corpus.records import Record
 from corpus.terms import TermBase

@@ -16,7 +16,8 @@ from search.commands.options import json_option, lang_option
 def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     """Duplicated, missing or out-of-order numbers, and translated rules whose English-named
     items, list items or cited rules disagree with their English counterpart."""
-    from corpus.editions import in_effect, rules_of
+    from corpus.dates import in_effect
+    from corpus.editions import rules_of
     from corpus.qa import numbering_problems, translation_problems
     from search.editions import by_edition
     from search.session import library_records

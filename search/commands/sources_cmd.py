@@ -55,7 +55,7 @@ def lag(summary: dict[str, Any], english: list[str]) -> dict[str, Any] | None:
     """How far a dated translation is behind the newest loaded English edition."""
     from datetime import date
 
-    from corpus.editions import in_effect
+    from corpus.dates import in_effect
 
     if summary["lang"] == "en" or not summary["edition"] or not english:
         return None
