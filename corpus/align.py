@@ -5,7 +5,6 @@ Then old numberings are aligned to modern keys (corpus/alignment.py)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
 
 from corpus.records import Record
 from corpus.terms import TermBase
@@ -25,7 +24,7 @@ def with_terms(records: Iterable[Record], termbase: TermBase | None = None) -> l
         concepts = list(seen[record.lang, text])
         if record.align.method == "mechanic":
             concepts.insert(0, record.key)
-        enriched.append(replace(record, terms=tuple(concepts)))
+        enriched.append(record.but(terms=tuple(concepts)))
     return enriched
 
 

@@ -14,7 +14,7 @@ import contextlib
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import replace
+from functools import cache
 
 from corpus.dates import in_effect
 from corpus.numbers import RULE_NUMBER
@@ -107,7 +107,7 @@ def with_children_terms(records: list[Record]) -> list[Record]:
         if record.kind != "rule" and record.parent:
             extra[record.parent].extend(record.terms)
     return [
-        replace(r, terms=tuple(dict.fromkeys([*r.terms, *extra[r.number]])))
+        r.but(terms=tuple(dict.fromkeys([*r.terms, *extra[r.number]])))
         for r in records
         if r.kind == "rule" and r.number
     ]
@@ -120,19 +120,21 @@ def _concept_weights(records: Sequence[Record]) -> dict[str, float]:
     return {c: math.log(1 + total / n) for c, n in counts.items()}
 
 
-def reference_for(document: list[Record], candidates: dict[str, list[Record]]) -> list[Record]:
-    """The rules a translated document is aligned against."""
-    lang = document[0].lang
-    edition = next((r.edition for r in document if r.edition), None)
-    english = {e: rs for e, rs in candidates.items() if rs and rs[0].lang == "en"}
+def reference_for(
+    lang: str, edition: str | None, candidates: dict[tuple[str, str], list[str]]
+) -> list[str]:
+    """The sources a translated document is aligned against: the English edition in effect at
+    its date, or, with no English loaded, the newest dated translation in another language.
+    `candidates`: (language, edition) -> sources."""
+    english = {e: sources for (lg, e), sources in candidates.items() if lg == "en" and e}
     if english:
         follows = in_effect(sorted(english), edition)
         assert follows is not None
         return english[follows]
     others = [
-        (e, rs)
-        for e, rs in candidates.items()
-        if rs and rs[0].lang != lang and e and (edition is None or e > edition)
+        (e, sources)
+        for (lg, e), sources in candidates.items()
+        if lg != lang and e and (edition is None or e > edition)
     ]
     return max(others)[1] if others else []
 
@@ -142,22 +144,25 @@ def align_documents(records: list[Record]) -> list[Record]:
     by_source: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         by_source[record.source].append(record)
-    numbered = {
-        source: with_children_terms([r for r in rs if r.align.method == "number"])
-        for source, rs in by_source.items()
-    }
-    candidates = {(rs[0].edition or "") + "|" + source: rs for source, rs in numbered.items() if rs}
-    by_edition: dict[str, list[Record]] = {}
-    for label, rs in candidates.items():
-        by_edition.setdefault(label.split("|")[0], []).extend(rs)
+    candidates: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for source, rs in by_source.items():
+        if any(r.kind == "rule" and r.number and r.align.method == "number" for r in rs):
+            candidates[rs[0].lang, rs[0].edition or ""].append(source)
+
+    @cache
+    def rules_of(source: str) -> list[Record]:
+        return with_children_terms([r for r in by_source[source] if r.align.method == "number"])
+
     new_keys: dict[tuple[str, str], tuple[str, Align]] = {}
-    for source, rules in numbered.items():
-        if not rules or rules[0].lang == "en":
+    for (lang, edition), sources in candidates.items():
+        if lang == "en":
             continue
-        others = {e: rs for e, rs in by_edition.items() if all(r.source != source for r in rs)}
-        reference = reference_for(rules, others)
-        if reference:
-            new_keys.update(_align(source, rules, reference))
+        for source in sources:
+            others = {k: [s for s in v if s != source] for k, v in candidates.items()}
+            chosen = reference_for(lang, edition or None, {k: v for k, v in others.items() if v})
+            reference = [rule for name in chosen for rule in rules_of(name)]
+            if reference:
+                new_keys.update(_align(source, rules_of(source), reference))
     for (source, number), key in overrides().items():
         new_keys[source, number] = (key, Align("override", 1.0))
     out = []
@@ -165,7 +170,7 @@ def align_documents(records: list[Record]) -> list[Record]:
         anchor = record.number if record.kind == "rule" else record.parent
         change = new_keys.get((record.source, anchor or ""))
         if change and record.align.method in ("number", "override"):
-            record = replace(record, key=change[0], align=change[1])
+            record = record.but(key=change[0], align=change[1])
         out.append(record)
     return out
 

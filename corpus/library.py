@@ -9,6 +9,7 @@ import contextlib
 import hashlib
 import json
 import os
+import pickle
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -85,16 +86,17 @@ def all_sources() -> list[Source]:
 
 
 def _cache_path(source: Source) -> Path:
-    return home() / "cache" / f"{source.sha256[:32]}-{code_version()}.json"
+    return home() / "cache" / f"{source.sha256[:32]}-{code_version()}.pickle"
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, content: str | bytes) -> None:
     """Write beside the target, then rename over it: readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    data = content.encode("utf-8") if isinstance(content, str) else content
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -105,14 +107,15 @@ def parse_source(source: Source) -> Document:
     """Ingest one source, reusing a cached parse of the same bytes and code when there is one."""
     path = _cache_path(source)
     try:
-        return Document.from_dict(json.loads(path.read_text("utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):
+        document: Document = pickle.loads(path.read_bytes())  # our own cache, written below
+        return document
+    except Exception:  # no cache, or a damaged one: parse again
         pass
     from corpus.ingest import ingest_bytes
 
     document = ingest_bytes(source.data, source.name, source.hints)
     with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
-        write_atomic(path, json.dumps(document.to_dict(), ensure_ascii=False))
+        write_atomic(path, pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
     return document
 
 
@@ -122,16 +125,32 @@ class Loaded:
     failures: tuple[str, ...]  # one line per source that could not be ingested
 
 
+PARALLEL_FROM = 4  # sources to parse before a second process is worth its start
+
+
 def load() -> Loaded:
+    """Every source parsed (from the cache when it can); many new ones in two processes."""
+    sources = all_sources()
+    fresh = [s for s in sources if not _cache_path(s).exists()]
+    if len(fresh) >= PARALLEL_FROM:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(max_workers=2) as pool:
+            outcomes = list(pool.map(_parse_or_error, sources, chunksize=2))
+    else:
+        outcomes = [_parse_or_error(source) for source in sources]
+    documents = tuple(o for o in outcomes if isinstance(o, Document))
+    failures = tuple(o for o in outcomes if isinstance(o, str))
+    return Loaded(documents, failures)
+
+
+def _parse_or_error(source: Source) -> Document | str:
     from corpus.ingest import IngestError
 
-    documents, failures = [], []
-    for source in all_sources():
-        try:
-            documents.append(parse_source(source))
-        except IngestError as error:
-            failures.append(str(error))
-    return Loaded(tuple(documents), tuple(failures))
+    try:
+        return parse_source(source)
+    except IngestError as error:
+        return str(error)
 
 
 def records(documents: tuple[Document, ...]) -> Iterator[Record]:
@@ -162,6 +181,6 @@ def add_document(data: bytes, name: str) -> Added:
         with contextlib.suppress(OSError):  # warm the parse cache for the next build
             write_atomic(
                 _cache_path(Source(name, data, {}, embedded=False)),
-                json.dumps(document.to_dict(), ensure_ascii=False),
+                pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL),
             )
     return Added(document, target)

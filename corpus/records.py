@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import IO, Any
 
 KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
@@ -62,8 +62,12 @@ class Record:
         values["align"] = Align(**values.get("align") or {"method": "number"})
         return cls(**values)
 
-    def with_key(self, key: str, align: Align) -> Record:
-        return replace(self, key=key, align=align)
+    def but(self, **changes: Any) -> Record:
+        """A copy with some fields changed. dataclasses.replace re-runs __init__ and costs ten
+        times more, which shows over the 114,000 records of a full library."""
+        copy = object.__new__(Record)
+        copy.__dict__.update(self.__dict__, **changes)
+        return copy
 
 
 @dataclass(frozen=True)
@@ -136,7 +140,7 @@ class Document:
 def write_jsonl(records: Iterable[Record], out: IO[str]) -> int:
     count = 0
     for record in records:
-        out.write(json.dumps(record.to_dict(), ensure_ascii=False, sort_keys=True))
+        out.write(json.dumps(record.to_dict(), ensure_ascii=False))
         out.write("\n")
         count += 1
     return count

@@ -208,14 +208,21 @@ class TermBase:
     def concepts_in(self, text: str, lang: str) -> list[str]:
         """English concepts the text mentions, once per mention, in order."""
         words = stems(text, lang)
+        starts = self._starts()
         found = []
-        for start in range(len(words)):
-            for size in range(1, self.MAX_WORDS + 1):
-                window = tuple(words[start : start + size])
-                if len(window) < size:
-                    break
-                found.extend(sorted(self._by_stems.get((lang, window), ())))
+        for start, word in enumerate(words):
+            for key in starts.get((lang, word), ()):  # the terms that begin with this word
+                if tuple(words[start : start + len(key)]) == key:
+                    found.extend(sorted(self._by_stems[lang, key]))
         return found
+
+    @cache  # noqa: B019 - one term base per build, kept for its lifetime
+    def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
+        """(language, first stem) -> every term key that begins with it, shortest first."""
+        starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
+        for lang, key in sorted(self._by_stems, key=lambda k: len(k[1])):
+            starts.setdefault((lang, key[0]), []).append(key)
+        return starts
 
     def english_for(self, phrase: str) -> set[str]:
         """English concepts a word or phrase in any of the translated languages names."""

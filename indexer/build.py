@@ -110,14 +110,15 @@ PARALLEL_FROM = 3000  # distinct versions
 
 def write_vocabulary(unique: list[Version], folder: Path) -> None:
     """Every folded word of the texts, most frequent first: the "did you mean" candidates."""
-    from indexer.analyzers import folding_analyzer
+    import re
 
+    from corpus.text import fold
+
+    word = re.compile(r"[^\W\d_]{3,}")
     counts: Counter[str] = Counter()
-    analyze = folding_analyzer()
     for version in unique:
-        counts.update(t.text for t in analyze(version.record.text) if len(t.text) > 2)
-    words = "\n".join(word for word, _ in counts.most_common())
-    (folder / VOCABULARY).write_text(words, encoding="utf-8")
+        counts.update(word.findall(fold(version.record.text)))
+    (folder / VOCABULARY).write_text("\n".join(w for w, _ in counts.most_common()), "utf-8")
 
 
 @dataclass(frozen=True)
