@@ -135,7 +135,13 @@ class Filters:
 
 class Engine:
     def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
-        from whoosh import index
+        from search.light_imports import light_imports
+
+        with light_imports():
+            from whoosh import (
+                index,
+                reading,  # noqa: F401 - the module that needs cached_property
+            )
 
         from search.scoring import PerLanguageBM25F
 
