@@ -113,29 +113,6 @@ class Document:
             "sha256": self.sha256,
         }
 
-    def to_dict(self) -> dict[str, Any]:
-        data = self.summary()
-        data["layout_reason"] = data.pop("format_reason")
-        data["layout"] = data.pop("format")
-        del data["records"], data["counts"]
-        data["records"] = [r.to_dict() for r in self.records]
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Document:
-        return cls(
-            source=data["source"],
-            lang=data["lang"],
-            edition=data["edition"],
-            layout=data["layout"],
-            layout_reason=data["layout_reason"],
-            records=tuple(Record.from_dict(r) for r in data["records"]),
-            dropped=tuple(Dropped(**d) for d in data["dropped"]),
-            warnings=tuple(data["warnings"]),
-            metadata=tuple(data["metadata"].items()),
-            sha256=data.get("sha256", ""),
-        )
-
 
 def write_jsonl(records: Iterable[Record], out: IO[str]) -> int:
     count = 0
