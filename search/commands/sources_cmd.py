@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import click
@@ -12,8 +13,12 @@ from search.commands.options import json_option
 
 @click.command("sources")
 @json_option
-@click.option("--dropped/--no-dropped", default=True, help="List every dropped line.")
-def command(as_json: bool, dropped: bool) -> None:
+@click.option(
+    "--dropped/--no-dropped",
+    default=None,
+    help="List every dropped line (default: for documents with at most 20).",
+)
+def command(as_json: bool, dropped: bool | None) -> None:
     """List the documents in the library and what was made of them."""
     from corpus import library
 
@@ -35,18 +40,25 @@ def command(as_json: bool, dropped: bool) -> None:
         )
         click.echo(f"  records: {summary['records']} ({counts})")
         click.echo(f"  layout: {summary['format_reason']}")
-        click.echo(f"  dropped: {len(summary['dropped'])} lines")
+        reasons = Counter(line["reason"] for line in summary["dropped"])
+        by_reason = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
+        click.echo(
+            f"  dropped: {len(summary['dropped'])} lines" + (f" ({by_reason})" if reasons else "")
+        )
         if summary["lag"]:
             behind = summary["lag"]
             click.echo(
                 f"  follows English {behind['english_in_effect']}; newest English "
                 f"{behind['newest_english']} ({behind['days']} days later)"
             )
-        if dropped:
+        if dropped or (dropped is None and len(summary["dropped"]) <= 20):
             for line in summary["dropped"]:
                 click.echo(f"    line {line['line']}: {line['reason']}: {line['text'][:70]}")
         for warning in summary["warnings"]:
             click.echo(f"  warning: {warning}")
+        for fact in ("encoding", "format"):
+            if fact in summary["metadata"]:
+                click.echo(f"  {fact}: {summary['metadata'][fact]}")
     for failure in loaded.failures:
         click.echo(f"error: {failure}", err=True)
 
