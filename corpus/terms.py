@@ -253,5 +253,9 @@ class TermBase:
                     found |= {c.lower() for c in self._english(candidate)}
         return found
 
+    def names_english_concept(self, word: str) -> bool:
+        """Whether a word is (part of) an English concept's name: "types", "creature"."""
+        return bool(self._english(word))
+
     def _english(self, phrase: str) -> set[str]:
         return self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())

@@ -274,16 +274,19 @@ class Engine:
         for word in re.findall(r"[^\W\d_][\w'’-]*", text):
             if word in OPERATORS_WORDS:
                 continue
-            present = [
+            present = {
                 lang
                 for lang in INDEX_LANGS
                 if any(
                     reader.doc_frequency(text_field(lang), token.text)
                     for token in analyzer(lang)(word)
                 )
-            ]
+            }
+            if self.termbase.names_english_concept(word):
+                present.add("en")  # English even when no English text is loaded
             if len(present) == 1:
-                votes[present[0]] = votes.get(present[0], 0) + 1
+                (lang,) = present
+                votes[lang] = votes.get(lang, 0) + 1
         if not votes:
             return []
         best = max(votes.values())

@@ -30,7 +30,21 @@ class PerLanguageBM25F(BM25F):
 
     def scorer(self, searcher: Any, fieldname: str, text: bytes, qf: int = 1) -> Any:
         scorer = super().scorer(searcher, fieldname, text, qf=qf)
+        if not isinstance(scorer, BM25FScorer):
+            return scorer
+        capped = CappedBM25FScorer(searcher, fieldname, text, scorer.B, scorer.K1, qf=qf)
         having = documents_in(searcher, fieldname)
-        if isinstance(scorer, BM25FScorer) and having:
-            scorer.avgfl = (searcher.get_parent().field_length(fieldname) / having) or 1
-        return scorer
+        if having:
+            capped.avgfl = (searcher.get_parent().field_length(fieldname) / having) or 1
+        return capped
+
+
+LENGTH_CAP = 3.0  # times the average: past this a rule is a list, and its length says no more
+
+
+class CappedBM25FScorer(BM25FScorer):
+    """BM25F whose length normalization stops at LENGTH_CAP times the average length: the
+    rule that lists every creature type should not vanish under its own list."""
+
+    def _score(self, weight: float, length: float) -> float:
+        return float(super()._score(weight, min(length, LENGTH_CAP * self.avgfl)))
