@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus.records import Record, write_jsonl
+from corpus.text import fold
 from indexer.freshness import fingerprint, source_state
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
@@ -76,6 +77,7 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         "section": section_of(record.key),
         "lang": record.lang,
         "kind": record.kind,
+        "heading": fold(record.title) if record.title else "",
         "editions": ",".join(version.editions),
         "terms": " ".join(record.terms),
         "payload": json.dumps(payload, ensure_ascii=False),

@@ -21,6 +21,7 @@ def build_schema() -> Schema:
         section=ID,  # "205" for every record keyed 205.x: a section lookup is one term
         lang=ID(stored=True),
         kind=ID,
+        heading=STORED,  # the folded title, for "the query names this rule" (Supertipi -> 205.4)
         editions=KEYWORD(commas=True),
         terms=TEXT(analyzer=analyzer("en"), phrase=True),
         payload=STORED,

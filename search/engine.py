@@ -205,10 +205,13 @@ class Engine:
             # Evidence in the query's own language counts fully; a translation's match less.
             weight = 1.0 if not languages or hit["lang"] in languages else OTHER_LANGUAGE_WEIGHT
             best[key] = max(best.get(key, 0.0), hit.score * weight)
+        # A query that names a key or a heading exactly ("Station", "Supertipi") asks for it.
         named = fold(text.strip().strip('"'))
-        for key in best:
-            if fold(key) == named:
-                best[key] *= EXACT_NAME_BONUS  # "Station" names the Station mechanic itself
+        named_keys = {key for key in best if fold(key) == named}
+        headed = [hit["key"] for hit in hits if hit.get("heading") == named]
+        named_keys |= {mechanic_of_rule(key) or key for key in headed}
+        for key in named_keys:
+            best[key] *= EXACT_NAME_BONUS
         ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
         results = [Result(key, score) for key, score in ranked]
         self._fill(results, filters)
