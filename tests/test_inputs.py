@@ -218,3 +218,63 @@ def test_bad_files_are_refused_in_one_line(tmp_path: Path, content: bytes, reaso
         and reason in result.stderr
     )
     assert [p.name for p in (home / "documents").iterdir()] == ["buono.txt"]
+
+
+def test_markdown_copy():
+    """'## 205.4 Supertipi', '**205.4a** …', '> Esempio: …' as a wiki or notes app writes them."""
+    text = (
+        "# Appunti per l'esame da giudice\n\n"
+        "## 205.4 Supertipi\n\n"
+        "**205.4a** Un oggetto può avere uno o più supertipi. I supertipi sono: base, leggendario, "
+        "In corso, neve e mondo.\n\n"
+        '**205.4d** Ogni permanente con il supertipo "leggendario" è soggetto all\'azione '
+        "generata dallo stato per i permanenti leggendari (vedi regola 704.5j).\n\n"
+        "> Esempio: Una terra leggendaria su cui ha effetto questa abilità è ancora leggendaria.\n"
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "appunti.md")
+    assert [(r.kind, r.number or r.parent) for r in doc.records] == [
+        ("rule", "205.4"),
+        ("rule", "205.4a"),
+        ("rule", "205.4d"),
+        ("example", "205.4d"),
+    ]
+    assert doc.records[2].text.startswith('Ogni permanente con il supertipo "leggendario"')
+    assert reasons(doc)["# Appunti per l'esame da giudice"] == "metadata: document header"
+
+
+def test_one_rule_per_line_after_its_rule_word():
+    """'Regola 205.4d: text' lines: each heading carries its rule's text."""
+    text = (
+        'Regola 205.4c: Qualsiasi terra con il supertipo "base" è una terra base.\n'
+        'Regola 205.4d: Ogni permanente con il supertipo "leggendario" è soggetto all\'azione '
+        "generata dallo stato per i permanenti leggendari.\n"
+        'Regola 205.4f: Ogni permanente con il supertipo "mondo" è soggetto alla regola '
+        "dei mondi.\n"
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "regole.txt")
+    assert [(r.number, r.lines) for r in doc.records] == [
+        ("205.4c", (1, 1)),
+        ("205.4d", (2, 2)),
+        ("205.4f", (3, 3)),
+    ]
+    assert (
+        doc.records[2].text
+        == 'Ogni permanente con il supertipo "mondo" è soggetto alla regola dei mondi.'
+    )
+
+
+def test_bracketed_and_colon_numbers_and_bbcode_quotes():
+    """'[205.4b] …', '205.4c: …' and [quote] lines of a forum post."""
+    text = (
+        "Re: supertipi · 3 risposte\n"
+        '[quote="Marco"]\n'
+        "[205.4b] Il supertipo di un oggetto è indipendente dal suo tipo di carta e sottotipo.\n"
+        "[/quote]\n"
+        '205.4c: Qualsiasi terra con il supertipo "base" è una terra base.\n'
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "thread.txt")
+    assert doc.layout == "forum-copy"
+    assert [r.number for r in doc.records] == ["205.4b", "205.4c"]
+    assert doc.records[0].text.startswith("Il supertipo di un oggetto")
+    why = reasons(doc)
+    assert why['[quote="Marco"]'] == why["[/quote]"] == "boilerplate: forum chrome"

@@ -15,7 +15,7 @@ SEPARATOR = re.compile(r"^[\s|\-_=*~#·•.]+$")
 def label_pattern(attribute: str) -> re.Pattern[str]:
     """`Esempio:`, `- Example:`, `Exemple :` ... for one kind of label in every language."""
     labels = "|".join(re.escape(label) for label in all_labels(attribute))
-    return re.compile(rf"^(?:[-•–]\s*)?(?:{labels})\s*:", re.IGNORECASE)
+    return re.compile(rf"^(?:[-•–>*]+\s*)?(?:{labels})\s*:", re.IGNORECASE)
 
 
 EXAMPLE_LINE = label_pattern("example_labels")

@@ -25,13 +25,15 @@ def score(lines: list[str]) -> tuple[float, str]:
     rows = non_blank(lines)
     edges = [text for _, text in rows[:2] + rows[-2:]]
     chrome = sum(bool(FORUM_CHROME.search(text)) for text in edges)
+    quoting = sum(bool(CHROME_LINE.match(text)) for _, text in rows)
     share = numbered / total
     dotted_share = dotted / subrules
-    value = share * (0.4 + 0.5 * dotted_share) + 0.1 * min(chrome, 2)
+    value = share * (0.4 + 0.5 * dotted_share) + 0.1 * min(chrome, 2) + 0.1 * min(quoting, 3)
     return (
         round(value, 3),
         f"{numbered} of {total} lines are numbered rules, {dotted} of {subrules} subrules "
-        f"printed with a trailing dot, {chrome} forum chrome lines at the edges",
+        f"printed with a trailing dot, {chrome} forum chrome lines at the edges, "
+        f"{quoting} quote or reply lines",
     )
 
 
@@ -40,7 +42,8 @@ def score(lines: list[str]) -> tuple[float, str]:
 CHROME_LINE = re.compile(
     r"^(?:(?:quote|citation|cita|citazione|zitat)\b[^.]{0,60}:|re\s*:\s.{0,80}$|"
     r"(?:posted|posté|postato|inviato|publicado|written|écrit)\b.{0,80}$|"
-    r"(?:reply|répondre|rispondi|responder|top|haut|back to top)$)",
+    r"(?:reply|répondre|rispondi|responder|top|haut|back to top)$|"
+    r"\[/?(?:quote|citation|cita|spoiler)[^\]]*\]$)",
     re.IGNORECASE,
 )
 

@@ -23,10 +23,12 @@ from corpus.numbers import parent_of
 NAME = "numbered-rules"
 
 # "- 205.1. Text", "205.1a Text", "205.2a. Text", "901.4.All" (no space, a quirk of the CR).
-# The number may stand alone on its line, with the rule's text on the next.
+# "205.1a Text", "- 205.1. Text", "205.2a. Text", "901.4.All" (no space, a quirk of the CR), and
+# as other copies write them: "**205.4d** Text", "## 205.4 Supertipi", "[205.4d] Text",
+# "205.4d: Text", "> 205.4d Text". The number may stand alone, with the text on the next line.
 NUMBERED_LINE = re.compile(
-    r"^(?:[-•–]\s*)?(?P<number>\d{3}\.(?:\d+[a-z]{0,2})?)(?P<dot>\.)?"
-    r"(?:(?:\s+|(?=[A-Z]))(?P<text>\S.*))?$"
+    r"^(?:[-•–>#*]+\s*)?[\[(]?(?:\*\*|__)?(?P<number>\d{3}\.(?:\d+[a-z]{0,2})?)(?P<dot>\.)?"
+    r"(?:\*\*|__)?[\])]?:?(?:(?:\s+|(?=[A-Z]))(?P<text>\S.*))?$"
 )
 
 

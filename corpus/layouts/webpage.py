@@ -8,6 +8,7 @@ import re
 
 from corpus.languages import LANGUAGES, all_labels
 from corpus.layouts.base import EXAMPLE_LINE, NOTE_LINE, Builder, Context, Draft, Parsed, non_blank
+from corpus.layouts.numbered import NUMBERED_LINE
 from corpus.numbers import parent_of, subrule_letter
 
 NAME = "rules-web-page"
@@ -57,17 +58,20 @@ def parse(ctx: Context) -> Parsed:
             )
         elif heading:
             base = heading["number"]
-            builder.drop(line_number, text, "heading: rule number and title")
+            title = heading["title"]
+            inline = bool(title) and (len(title.split()) > 8 or title.rstrip().endswith("."))
+            if not inline:  # "Regla 205.1 · Línea de tipo": the text follows
+                builder.drop(line_number, text, "heading: rule number and title")
             rule = builder.start(
                 Draft(
                     kind="rule",
                     key=base,
-                    first=line_number + 1,
-                    last=line_number + 1,
-                    parts=[],
+                    first=line_number if inline else line_number + 1,
+                    last=line_number if inline else line_number + 1,
+                    parts=[title] if inline else [],
                     number=base,
                     parent=parent_of(base),
-                    title=heading["title"],
+                    title=None if inline else title,
                 )
             )
             owner = rule
@@ -94,6 +98,19 @@ def parse(ctx: Context) -> Parsed:
         elif not rule.parts:
             rule.first = rule.last = line_number
             rule.parts.append(text)
+        elif (printed := NUMBERED_LINE.match(text)) and printed["text"]:
+            number = printed["number"].rstrip(".")  # a subrule printed with its number
+            owner = builder.start(
+                Draft(
+                    kind="rule",
+                    key=number,
+                    first=line_number,
+                    last=line_number,
+                    parts=[printed["text"]],
+                    number=number,
+                    parent=parent_of(number),
+                )
+            )
         elif in_subrules:
             number = base + subrule_letter(subrule_count)
             subrule_count += 1
