@@ -278,3 +278,27 @@ def test_bracketed_and_colon_numbers_and_bbcode_quotes():
     assert doc.records[0].text.startswith("Il supertipo di un oggetto")
     why = reasons(doc)
     assert why['[quote="Marco"]'] == why["[/quote]"] == "boilerplate: forum chrome"
+
+
+def test_translated_comprehensive_rules_layout():
+    """A translated CR as Wizards publishes it: title, date, contents, chapters, glossary."""
+    text = (
+        "Regole Complete di Magic: The Gathering\n\n"
+        "Queste regole sono in vigore dal 8 novembre 2024.\n\n"
+        "Sommario\n\n1. Concetti di gioco\n100. Generale\nGlossario\nCrediti\n\n"
+        "1. Concetti di gioco\n\n100. Generale\n\n"
+        "100.1. Queste regole di Magic si applicano a ogni partita con due o più giocatori.\n\n"
+        "100.1a Una partita a due giocatori è una partita che inizia con solo due giocatori.\n\n"
+        "Glossario\n\nAbbandonare\nGirare a faccia in giù un intrigo in corso.\n\n"
+        "Crediti\n\nProgettazione originale del gioco: Richard Garfield\n"
+    )
+    doc = ingest_bytes(text.encode("utf-8"), "regole-complete.txt")
+    assert (doc.lang, doc.layout, doc.edition) == ("it", "comprehensive-rules", "2024-11-08")
+    assert [(r.kind, r.number or r.key) for r in doc.records] == [
+        ("rule", "1"),
+        ("rule", "100"),
+        ("rule", "100.1"),
+        ("rule", "100.1a"),
+        ("glossary", "Abbandonare"),
+    ]
+    assert reasons(doc)["Sommario"] == "table of contents"

@@ -12,12 +12,18 @@ from corpus.layouts.numbered import add_numbered_rows, numbered_stats
 NAME = "comprehensive-rules"
 
 CHAPTER = re.compile(r"^(?P<number>\d)\.\s+(?P<title>\S.*)$")
+# The official CR in English and as Wizards publishes its translations.
 TITLE = re.compile(
-    r"comprehensive rules|regolamento completo|règles complètes|reglas completas", re.I
+    r"comprehensive rules|regolamento completo|regole complete|règles complètes|"
+    r"reglas completas|reglamento completo",
+    re.IGNORECASE,
 )
 GLOSSARY = {"glossary", "glossario", "glossaire", "glosario"}
-CREDITS = {"credits", "crediti", "crédits", "créditos"}
-CONTENTS = {"contents", "indice", "sommaire", "índice", "table of contents"}
+CREDITS = {"credits", "crediti", "riconoscimenti", "crédits", "créditos"}
+CONTENTS = {
+    "contents", "table of contents", "indice", "sommario", "sommaire", "table des matières",
+    "índice", "contenido", "contenidos",
+}  # fmt: skip
 
 
 def _positions(rows: list[tuple[int, str]], names: set[str]) -> list[int]:
@@ -30,7 +36,7 @@ def score(lines: list[str]) -> tuple[float, str]:
     glossary = len(_positions(rows, GLOSSARY))
     contents = bool(_positions(rows[:40], CONTENTS))
     total, numbered, _, _ = numbered_stats(lines)
-    if not (titled and glossary and numbered > 10):
+    if not (titled and glossary and numbered >= 2):
         return 0.0, "no Comprehensive Rules title, glossary and numbered rules"
     value = min(1.0, 0.8 + 0.1 * contents + 0.1 * (glossary > 1))
     return value, (
