@@ -51,12 +51,14 @@ class Result:
             "text": chosen[0]["text"] if chosen else None,
         }
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, show: Iterable[str] = ()) -> dict[str, Any]:
+        """The JSON shape of PRODUCT.md; `show` keeps only those languages' records."""
+        wanted = set(show)
         return {
             "key": self.key,
             "english": self.english(),
             "score": round(self.score, 3),
-            "records": [record_json(r) for r in self.records],
+            "records": [record_json(r) for r in self.records if not wanted or r["lang"] in wanted],
         }
 
 

@@ -216,3 +216,11 @@ def test_kind_and_edition_filters():
     }
     code, _, err = run("search", "tipo", "--edition", "novembre")
     assert code == 2 and "YYYY-MM-DD" in err
+
+
+def test_show_option_picks_the_columns():
+    """--show fr prints (and returns) only the French records, while English keys still group."""
+    code, out, _ = run("search", "regola delle leggende", "--show", "fr")
+    assert code == 0 and out.splitlines()[1].startswith("  fr  205.4c · rule")
+    payload = json.loads(run("search", "regola delle leggende", "--show", "fr", "--json")[1])
+    assert [r["lang"] for r in payload["results"][0]["records"]] == ["fr"]

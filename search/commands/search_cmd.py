@@ -37,7 +37,7 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
             raise click.UsageError(str(error)) from None
         suggestions = [] if results or number else engine.suggestions(text)
     if as_json:
-        payload = {"query": text, "results": [r.to_json() for r in results]}
+        payload = {"query": text, "results": [r.to_json(show) for r in results]}
         if suggestions:
             payload["suggestions"] = suggestions
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))

@@ -43,7 +43,7 @@ def command(rule: str, as_json: bool, **options: object) -> None:
     if as_json:
         payload = {
             "query": rule,
-            "results": [r.to_json() for r in results],
+            "results": [r.to_json(show) for r in results],
             "refers_to": cites,
             "referred_by": cited_by,
         }
