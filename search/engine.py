@@ -5,134 +5,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from corpus.dates import in_effect
 from corpus.mechanics import mechanic_of_rule, owned_rules
 from corpus.numbers import sort_key
 from corpus.text import fold
-from search.query import NumberQuery, QueryError, expand, validate
+from search.query import OPERATORS, NumberQuery, QueryError, expand, validate
+from search.results import LANG_ORDER, Filters, Result, order_records, select_english
+
+__all__ = ["LANG_ORDER", "Engine", "Filters", "Result"]
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
 
-LANG_ORDER = ("en", "it", "fr", "es")
 EXACT_NAME_BONUS = 2.0
 OTHER_LANGUAGE_WEIGHT = 0.5
-OPERATORS_WORDS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
-KIND_ORDER = ("rule", "reminder", "article", "ruling", "example", "note", "glossary")
-
-
-@dataclass
-class Result:
-    key: str
-    score: float
-    records: list[dict[str, Any]] = field(default_factory=list)
-    in_effect: str | None = None  # the English edition the translations correspond to
-
-    def english(self) -> dict[str, Any]:
-        from corpus.mechanics import by_english
-
-        english = [
-            r for r in self.records if r["lang"] == "en" and r["kind"] in ("rule", "glossary")
-        ]
-        chosen = [r for r in english if self.in_effect in r.get("editions", [])] or english[-1:]
-        mechanic = by_english(self.key)
-        terms: dict[str, None] = {}
-        for record in self.records:
-            terms.update(dict.fromkeys(record.get("terms", [])))
-        return {
-            "rule": mechanic.rule if mechanic else self.key,
-            "edition": self.in_effect if chosen and self.in_effect else None,
-            "terms": list(terms)[:12],
-            "text": chosen[0]["text"] if chosen else None,
-        }
-
-    def to_json(self, show: Iterable[str] = ()) -> dict[str, Any]:
-        """The JSON shape of PRODUCT.md; `show` keeps only those languages' records."""
-        wanted = set(show)
-        return {
-            "key": self.key,
-            "english": self.english(),
-            "score": round(self.score, 3),
-            "records": [record_json(r) for r in self.records if not wanted or r["lang"] in wanted],
-        }
-
-
-def record_json(record: dict[str, Any]) -> dict[str, Any]:
-    out = {
-        "lang": record["lang"],
-        "number": record["number"],
-        "kind": record["kind"],
-        "edition": record["edition"],
-        "source": (record.get("sources") or [record["source"]])[-1],
-        "text": record["text"],
-        "align": record["align"],
-    }
-    if record.get("inferred"):
-        out["inferred"] = True
-    for optional in ("parent", "title"):
-        if record.get(optional):
-            out[optional] = record[optional]
-    if len(record.get("editions", [])) > 1:
-        out["editions"] = record["editions"]
-    return out
-
-
-def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    def position(record: dict[str, Any]) -> tuple[Any, ...]:
-        number = record["number"] or record.get("parent") or ""
-        return (
-            LANG_ORDER.index(record["lang"]),
-            record["source"],
-            sort_key(number) if number else (0, 0, 0, ""),
-            record["seq"],
-        )
-
-    return sorted(records, key=position)
-
-
-def select_english(result: Result, english_editions: tuple[str, ...], edition: str | None) -> None:
-    """Keep the English versions a reader needs: the one each translation corresponds to and the
-    newest (or the one of --edition); the rule's whole history is `mtgrules history`."""
-    translated = [r for r in result.records if r["lang"] != "en"]
-    targets = {in_effect(english_editions, r["edition"]) for r in translated}
-    result.in_effect = in_effect(english_editions, translated[0]["edition"]) if translated else None
-    targets.add(edition or (english_editions[-1] if english_editions else None))
-    if result.in_effect is None:
-        result.in_effect = edition or (english_editions[-1] if english_editions else None)
-    english = [r for r in result.records if r["lang"] == "en"]
-    keep = [r for r in english if targets & set(r.get("editions", []))] or english[-1:]
-    result.records = [r for r in result.records if r["lang"] != "en" or r in keep]
-
-
-@dataclass(frozen=True)
-class Filters:
-    langs: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = ()
-    edition: str | None = None
-
-    def whoosh(self):
-        from whoosh.query import And, Or, Term
-
-        parts = []
-        if self.langs:
-            parts.append(Or([Term("lang", lang) for lang in self.langs]))
-        if self.kinds:
-            parts.append(Or([Term("kind", kind) for kind in self.kinds]))
-        if self.edition:
-            parts.append(Term("editions", self.edition))
-        return And(parts) if parts else None
-
-    def keep(self, record: dict[str, Any]) -> bool:
-        return (
-            (not self.langs or record["lang"] in self.langs)
-            and (not self.kinds or record["kind"] in self.kinds)
-            and (not self.edition or self.edition in record.get("editions", []))
-        )
 
 
 class Engine:
@@ -277,7 +166,7 @@ class Engine:
         reader = self.searcher.reader()
         votes: dict[str, int] = {}
         for word in re.findall(r"[^\W\d_][\w'’-]*", text):
-            if word in OPERATORS_WORDS:
+            if word in OPERATORS:
                 continue
             present = {
                 lang

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from search.engine import LANG_ORDER, Result
+from search.results import LANG_ORDER, Result
 
 WIDE_ENOUGH = 110
 

@@ -96,7 +96,7 @@ def result_options(func: F) -> F:
 
 
 def filters_from(options: dict[str, Any]):
-    from search.engine import Filters
+    from search.results import Filters
 
     langs = tuple(options.get("langs") or ())
     filters = Filters(

@@ -19,8 +19,8 @@ from search.commands.options import json_option, result_options
 def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
     from search.commands.options import filters_from, show_results
-    from search.engine import Result
     from search.query import QueryError, as_number
+    from search.results import Result
     from search.session import open_engine
 
     text = " ".join(query)

@@ -1,0 +1,122 @@
+"""Results: records grouped under one English key, their JSON shape, their order, and the
+filters a search or lookup applies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from corpus.dates import in_effect
+from corpus.numbers import sort_key
+
+LANG_ORDER = ("en", "it", "fr", "es")
+
+
+@dataclass
+class Result:
+    key: str
+    score: float
+    records: list[dict[str, Any]] = field(default_factory=list)
+    in_effect: str | None = None  # the English edition the translations correspond to
+
+    def english(self) -> dict[str, Any]:
+        from corpus.mechanics import by_english
+
+        english = [
+            r for r in self.records if r["lang"] == "en" and r["kind"] in ("rule", "glossary")
+        ]
+        chosen = [r for r in english if self.in_effect in r.get("editions", [])] or english[-1:]
+        mechanic = by_english(self.key)
+        terms: dict[str, None] = {}
+        for record in self.records:
+            terms.update(dict.fromkeys(record.get("terms", [])))
+        return {
+            "rule": mechanic.rule if mechanic else self.key,
+            "edition": self.in_effect if chosen and self.in_effect else None,
+            "terms": list(terms)[:12],
+            "text": chosen[0]["text"] if chosen else None,
+        }
+
+    def to_json(self, show: Iterable[str] = ()) -> dict[str, Any]:
+        """The JSON shape of PRODUCT.md; `show` keeps only those languages' records."""
+        wanted = set(show)
+        return {
+            "key": self.key,
+            "english": self.english(),
+            "score": round(self.score, 3),
+            "records": [record_json(r) for r in self.records if not wanted or r["lang"] in wanted],
+        }
+
+
+def record_json(record: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "lang": record["lang"],
+        "number": record["number"],
+        "kind": record["kind"],
+        "edition": record["edition"],
+        "source": (record.get("sources") or [record["source"]])[-1],
+        "text": record["text"],
+        "align": record["align"],
+    }
+    if record.get("inferred"):
+        out["inferred"] = True
+    for optional in ("parent", "title"):
+        if record.get(optional):
+            out[optional] = record[optional]
+    if len(record.get("editions", [])) > 1:
+        out["editions"] = record["editions"]
+    return out
+
+
+def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    def position(record: dict[str, Any]) -> tuple[Any, ...]:
+        number = record["number"] or record.get("parent") or ""
+        return (
+            LANG_ORDER.index(record["lang"]),
+            record["source"],
+            sort_key(number) if number else (0, 0, 0, ""),
+            record["seq"],
+        )
+
+    return sorted(records, key=position)
+
+
+def select_english(result: Result, english_editions: tuple[str, ...], edition: str | None) -> None:
+    """Keep the English versions a reader needs: the one each translation corresponds to and the
+    newest (or the one of --edition); the rule's whole history is `mtgrules history`."""
+    newest = english_editions[-1] if english_editions else None
+    followed = [
+        in_effect(english_editions, r["edition"]) for r in result.records if r["lang"] != "en"
+    ]
+    result.in_effect = followed[0] if followed else (edition or newest)
+    targets = {*followed, edition or newest}
+    english = [r for r in result.records if r["lang"] == "en"]
+    keep = [r for r in english if targets & set(r.get("editions", []))] or english[-1:]
+    result.records = [r for r in result.records if r["lang"] != "en" or r in keep]
+
+
+@dataclass(frozen=True)
+class Filters:
+    langs: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    edition: str | None = None
+
+    def whoosh(self):
+        from whoosh.query import And, Or, Term
+
+        parts = []
+        if self.langs:
+            parts.append(Or([Term("lang", lang) for lang in self.langs]))
+        if self.kinds:
+            parts.append(Or([Term("kind", kind) for kind in self.kinds]))
+        if self.edition:
+            parts.append(Term("editions", self.edition))
+        return And(parts) if parts else None
+
+    def keep(self, record: dict[str, Any]) -> bool:
+        return (
+            (not self.langs or record["lang"] in self.langs)
+            and (not self.kinds or record["kind"] in self.kinds)
+            and (not self.edition or self.edition in record.get("editions", []))
+        )
