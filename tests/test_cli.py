@@ -224,3 +224,17 @@ def test_show_option_picks_the_columns():
     assert code == 0 and out.splitlines()[1].startswith("  fr  205.4c · rule")
     payload = json.loads(run("search", "regola delle leggende", "--show", "fr", "--json")[1])
     assert [r["lang"] for r in payload["results"][0]["records"]] == ["fr"]
+
+
+def test_term_base_expands_queries_across_languages():
+    """legendary finds leggendario and légendaire; tipos de tierra finds Italian 205.3i;
+    types d'artefacts finds Italian 205.3g (the examples of the English-backbone issue)."""
+
+    def top(query: str) -> list[dict]:
+        return json.loads(run("search", query, "--limit", "3", "--json")[1])["results"]
+
+    legendary = top("legendary")
+    texts = [r["text"] for result in legendary for r in result["records"]]
+    assert any("leggendario" in t for t in texts) and any("légendaire" in t for t in texts)
+    assert "205.3i" in [r["key"] for r in top("tipos de tierra")]
+    assert top("types d'artefacts")[0]["key"] == "205.3g"
