@@ -120,14 +120,6 @@ def parse(ctx: Context) -> Parsed:
             )
             key, align = section.key_for(kind, text, ctx.lang)
             builder.start(
-                Draft(
-                    kind=kind,
-                    key=key,
-                    first=line_number,
-                    last=line_number,
-                    parts=[text],
-                    title=section.title(),
-                    align=align,
-                )
+                Draft.on_line(kind, key, line_number, text, title=section.title(), align=align)
             )
     return builder.finish()

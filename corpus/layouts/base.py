@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from corpus.languages import LANGUAGES, all_labels
+from corpus.numbers import parent_of
 from corpus.records import Align, Dropped, Record
 from corpus.text import normalize
 
@@ -59,6 +61,22 @@ class Draft:
     parent: str | None = None
     title: str | None = None
     align: Align = field(default_factory=lambda: Align("number"))
+
+    @classmethod
+    def on_line(cls, kind: str, key: str, line: int, text: str | None, **fields: Any) -> Draft:
+        """A record that starts on one line; with no text there, its text follows."""
+        return cls(kind, key, line, line, [text] if text else [], **fields)
+
+    @classmethod
+    def rule(cls, number: str, line: int, text: str | None, **fields: Any) -> Draft:
+        """A numbered rule keyed by its number, its parent derived from it."""
+        fields.setdefault("parent", parent_of(number))
+        return cls.on_line("rule", number, line, text, number=number, **fields)
+
+    def child(self, line: int, text: str) -> Draft:
+        """An `Esempio:`/`Note :` line under this rule: same key, this rule as parent."""
+        kind = "example" if EXAMPLE_LINE.match(text) else "note"
+        return Draft.on_line(kind, self.key, line, text, parent=self.number)
 
 
 class Builder:

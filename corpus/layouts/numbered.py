@@ -18,7 +18,6 @@ from corpus.layouts.base import (
     Parsed,
     non_blank,
 )
-from corpus.numbers import parent_of
 
 NAME = "numbered-rules"
 
@@ -108,30 +107,10 @@ def add_numbered_rows(
             body = (numbered["text"] or "").strip()
             is_heading = "." not in number
             rule = current = builder.start(
-                Draft(
-                    kind="rule",
-                    key=number,
-                    first=line_number,
-                    last=line_number,
-                    parts=[body] if body else [],
-                    number=number,
-                    parent=parent_of(number),
-                    title=_title(body, is_heading),
-                )
+                Draft.rule(number, line_number, body, title=_title(body, is_heading))
             )
         elif (EXAMPLE_LINE.match(text) or NOTE_LINE.match(text)) and rule is not None:
-            kind = "example" if EXAMPLE_LINE.match(text) else "note"
-            body = text.lstrip("-•– ").strip()
-            current = builder.start(
-                Draft(
-                    kind=kind,
-                    key=rule.key,
-                    first=line_number,
-                    last=line_number,
-                    parts=[body],
-                    parent=rule.number,
-                )
-            )
+            current = builder.start(rule.child(line_number, text.lstrip("-•– ").strip()))
         elif rule is None:
             builder.drop(line_number, text, preamble)
         elif trailer is not None and line_number > last_structural:

@@ -78,15 +78,7 @@ def parse(ctx: Context) -> Parsed:
         if match is not None:
             line_number = body[position][0]
             builder.start(
-                Draft(
-                    kind="rule",
-                    key=match["number"],
-                    first=line_number,
-                    last=line_number,
-                    parts=[match["title"]],
-                    number=match["number"],
-                    title=match["title"],
-                )
+                Draft.rule(match["number"], line_number, match["title"], title=match["title"])
             )
         start = position + 1
 
@@ -110,15 +102,6 @@ def _add_glossary(builder: Builder, ctx: Context, first_row: int, end_row: int) 
         if not text:
             entry = None
         elif entry is None:
-            entry = builder.start(
-                Draft(
-                    kind="glossary",
-                    key=text,
-                    first=line_number,
-                    last=line_number,
-                    parts=[],
-                    title=text,
-                )
-            )
+            entry = builder.start(Draft.on_line("glossary", text, line_number, None, title=text))
         else:
             builder.extend(entry, line_number, text)

@@ -9,7 +9,7 @@ import re
 from corpus.languages import LANGUAGES, all_labels
 from corpus.layouts.base import EXAMPLE_LINE, NOTE_LINE, Builder, Context, Draft, Parsed, non_blank
 from corpus.layouts.numbered import NUMBERED_LINE
-from corpus.numbers import parent_of, subrule_letter
+from corpus.numbers import subrule_letter
 
 NAME = "rules-web-page"
 
@@ -63,16 +63,9 @@ def parse(ctx: Context) -> Parsed:
             if not inline:  # "Regla 205.1 · Línea de tipo": the text follows
                 builder.drop(line_number, text, "heading: rule number and title")
             rule = builder.start(
-                Draft(
-                    kind="rule",
-                    key=base,
-                    first=line_number if inline else line_number + 1,
-                    last=line_number if inline else line_number + 1,
-                    parts=[title] if inline else [],
-                    number=base,
-                    parent=parent_of(base),
-                    title=None if inline else title,
-                )
+                Draft.rule(base, line_number, title)
+                if inline
+                else Draft.rule(base, line_number + 1, None, title=title)
             )
             owner = rule
         elif rule is None or base is None:
@@ -82,16 +75,7 @@ def parse(ctx: Context) -> Parsed:
             in_subrules = True
         elif EXAMPLE_LINE.match(text) or NOTE_LINE.match(text):
             assert owner is not None
-            builder.start(
-                Draft(
-                    kind="example" if EXAMPLE_LINE.match(text) else "note",
-                    key=owner.key,
-                    first=line_number,
-                    last=line_number,
-                    parts=[text],
-                    parent=owner.number,
-                )
-            )
+            builder.start(owner.child(line_number, text))
         elif is_heading_like(text) and (rule.parts or in_subrules):
             ended_at = text
             builder.drop(line_number, text, "boilerplate: site section heading")
@@ -100,32 +84,11 @@ def parse(ctx: Context) -> Parsed:
             rule.parts.append(text)
         elif (printed := NUMBERED_LINE.match(text)) and printed["text"]:
             number = printed["number"].rstrip(".")  # a subrule printed with its number
-            owner = builder.start(
-                Draft(
-                    kind="rule",
-                    key=number,
-                    first=line_number,
-                    last=line_number,
-                    parts=[printed["text"]],
-                    number=number,
-                    parent=parent_of(number),
-                )
-            )
+            owner = builder.start(Draft.rule(number, line_number, printed["text"]))
         elif in_subrules:
             number = base + subrule_letter(subrule_count)
             subrule_count += 1
-            owner = builder.start(
-                Draft(
-                    kind="rule",
-                    key=number,
-                    first=line_number,
-                    last=line_number,
-                    parts=[text],
-                    number=number,
-                    inferred=True,
-                    parent=base,
-                )
-            )
+            owner = builder.start(Draft.rule(number, line_number, text, inferred=True))
         else:
             builder.extend(rule, line_number, text)
     if rule is not None and not rule.parts:
