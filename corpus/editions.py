@@ -194,15 +194,6 @@ class Event:
     previous: str | None = None  # the number before a move
     diff: str = ""
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "edition": self.edition,
-            "event": self.event,
-            "number": self.number,
-            "previous": self.previous,
-            "diff": self.diff,
-        }
-
 
 def history(number: str, editions: Sequence[tuple[str, Sequence[Record]]]) -> list[Event]:
     """When a rule appeared, changed, moved and disappeared, across editions in date order.

@@ -22,14 +22,6 @@ class Problem:
     check: str  # duplicate, gap, order, names, list, references
     message: str
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "source": self.source,
-            "number": self.number,
-            "check": self.check,
-            "message": self.message,
-        }
-
 
 def numbering_problems(rules: Sequence[Record]) -> list[Problem]:
     """Duplicated numbers, numbers out of order, and gaps in subrule letters."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import click
 
@@ -48,7 +49,7 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
                 problems.extend(translation_problems(rule, counterpart))
     if as_json:
         click.echo(
-            json.dumps({"problems": [p.to_json() for p in problems]}, ensure_ascii=False, indent=1)
+            json.dumps({"problems": [asdict(p) for p in problems]}, ensure_ascii=False, indent=1)
         )
         return
     for problem in problems:

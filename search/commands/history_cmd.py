@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import click
 
@@ -27,7 +28,8 @@ def command(rule: str, as_json: bool) -> None:
     if not events:
         raise click.ClickException(f"no rule {rule} in any loaded English edition")
     if as_json:
-        click.echo(json.dumps({"rule": rule, "history": [e.to_json() for e in events]}, indent=1))
+        payload = {"rule": rule, "history": [asdict(e) for e in events]}
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return
     for event in events:
         moved = f" (from {event.previous})" if event.previous and event.number else ""
