@@ -123,7 +123,11 @@ def write_jsonl(records: Iterable[Record], out: IO[str]) -> int:
     return count
 
 
-def read_jsonl(lines: Iterable[str]) -> Iterator[Record]:
+def read_jsonl(lines: Iterable[str], langs: Iterable[str] = ()) -> Iterator[Record]:
+    """Records from JSONL lines; with `langs`, only those languages' (others are not built)."""
+    wanted = set(langs)
     for line in lines:
         if line.strip():
-            yield Record.from_dict(json.loads(line))
+            data = json.loads(line)
+            if not wanted or data["lang"] in wanted:
+                yield Record.from_dict(data)

@@ -13,11 +13,6 @@ class UnreadableError(ValueError):
     """A file that is not text we can read."""
 
 
-def decode(data: bytes, name: str) -> str:
-    """A document's bytes as text (see decode_report)."""
-    return decode_report(data, name)[0]
-
-
 def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
     """Decode a document: BOM, UTF-16 without BOM, UTF-8, then charset-normalizer's best guess;
     mojibake such as "Ã¨" is repaired with ftfy. Returns the text and notes on what was done."""

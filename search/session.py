@@ -22,19 +22,9 @@ def open_engine() -> Iterator[Engine]:
     (read-only home, full disk) the previous index still answers, with a warning; a damaged
     index is rebuilt once before giving up with what to do."""
     from corpus.library import home
-    from indexer.freshness import is_fresh
-    from indexer.store import IndexError_, read_current
 
     state_home = home()
-    try:
-        if not is_fresh(state_home):
-            _build(state_home, force=False)
-    except IndexError_ as error:
-        if read_current(state_home) is None:
-            raise click.ClickException(str(error)) from None
-        click.echo(
-            f"warning: index not refreshed ({error}); answering from the previous one", err=True
-        )
+    ensure_fresh(state_home)
     try:
         engine = _open(state_home)
     except Exception as first:  # a damaged index must not end in a traceback: rebuild it once
@@ -54,6 +44,23 @@ def open_engine() -> Iterator[Engine]:
         yield engine
     finally:
         engine.close()
+
+
+def ensure_fresh(state_home: Path) -> None:
+    """Index the sources if they changed. A failed refresh leaves the previous index answering
+    with a warning; with no index at all it is an error that says what to do."""
+    from indexer.freshness import is_fresh
+    from indexer.store import IndexError_, read_current
+
+    try:
+        if not is_fresh(state_home):
+            _build(state_home, force=False)
+    except IndexError_ as error:
+        if read_current(state_home) is None:
+            raise click.ClickException(str(error)) from None
+        click.echo(
+            f"warning: index not refreshed ({error}); answering from the previous one", err=True
+        )
 
 
 def _build(state_home: Path, force: bool) -> None:
@@ -95,20 +102,11 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
-    """The current hand-off records (building the index first if the sources changed)."""
-    import json
-
+    """The current hand-off records (indexing first if the sources changed)."""
     from corpus.library import home
-    from corpus.records import Record
+    from corpus.records import read_jsonl
     from indexer.build import records_path
 
-    with open_engine():
-        pass
-    wanted = set(langs)
-    records = []
+    ensure_fresh(home())
     with records_path(home()).open(encoding="utf-8") as lines:
-        for line in lines:
-            data = json.loads(line)
-            if not wanted or data["lang"] in wanted:
-                records.append(Record.from_dict(data))
-    return records
+        return list(read_jsonl(lines, langs))

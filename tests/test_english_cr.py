@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from corpus.ingest import ingest_bytes
-from corpus.text import decode, split_lines
+from corpus.text import decode_report, split_lines
 from search.cli import cli
 
 pytestmark = pytest.mark.shared_data
@@ -77,7 +77,7 @@ def test_nothing_lost_in_an_edition(shared_data: Path):
     name = "MagicCompRules-20220218.txt"
     data = (shared_data / "cr" / "en" / name).read_bytes()
     doc = ingest_bytes(data, name)
-    lines = split_lines(decode(data, name))
+    lines = split_lines(decode_report(data, name)[0])
     wanted = {i for i, line in enumerate(lines, start=1) if line.strip()}
     covered = [i for r in doc.records for i in range(r.lines[0], r.lines[1] + 1)]
     covered += [d.line for d in doc.dropped]
