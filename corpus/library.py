@@ -40,7 +40,6 @@ class Source:
     name: str
     data: bytes
     hints: dict[str, str]
-    embedded: bool
 
     @property
     def sha256(self) -> str:
@@ -66,7 +65,7 @@ def embedded_sources() -> list[Source]:
         if entry.name == MANIFEST or not entry.is_file():
             continue
         hints = {k: str(v) for k, v in manifest.get(entry.name, {}).items()}
-        sources.append(Source(entry.name, entry.read_bytes(), hints, embedded=True))
+        sources.append(Source(entry.name, entry.read_bytes(), hints))
     return sources
 
 
@@ -75,7 +74,7 @@ def user_sources() -> list[Source]:
     if not folder.is_dir():
         return []
     return [
-        Source(path.name, path.read_bytes(), {}, embedded=False)
+        Source(path.name, path.read_bytes(), {})
         for path in sorted(folder.iterdir())
         if path.is_file() and not path.name.startswith(".")
     ]
@@ -161,26 +160,34 @@ def records(documents: tuple[Document, ...]) -> Iterator[Record]:
 
 @dataclass(frozen=True)
 class Added:
-    document: Document
-    path: Path | None  # None when the same bytes were already in the library
+    document: Document | None  # None when the same bytes were already in the library
+    path: Path | None
 
 
-def add_document(data: bytes, name: str) -> Added:
-    """Check a document (IngestError if unusable) and keep it in MTGRULES_HOME/documents."""
+def known_hashes() -> set[str]:
+    return {source.sha256 for source in all_sources()}
+
+
+def add_document(data: bytes, name: str, known: set[str] | None = None) -> Added:
+    """Check a document (IngestError if unusable) and keep it in MTGRULES_HOME/documents.
+    `known`: the hashes already in the library (computed when not given; updated)."""
     from corpus.ingest import ingest_bytes
 
+    known = known_hashes() if known is None else known
+    digest = hashlib.sha256(data).hexdigest()
+    if digest in known:
+        return Added(None, None)
     document = ingest_bytes(data, name)
-    if document.sha256 in {source.sha256 for source in all_sources()}:
-        return Added(document, None)
     target = documents_dir() / name
     if target.exists():
-        target = target.with_name(f"{target.stem}-{document.sha256[:8]}{target.suffix}")
+        target = target.with_name(f"{target.stem}-{digest[:8]}{target.suffix}")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
+    known.add(digest)
     if target.name == name:
         with contextlib.suppress(OSError):  # warm the parse cache for the next build
             write_atomic(
-                _cache_path(Source(name, data, {}, embedded=False)),
+                _cache_path(Source(name, data, {})),
                 pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL),
             )
     return Added(document, target)

@@ -12,11 +12,13 @@ import click
 def command(files: tuple[Path, ...]) -> None:
     """Add rules documents to the library; each is checked before it is kept."""
     from corpus.ingest import IngestError
+    from corpus.library import known_hashes
 
     failed = 0
+    known = known_hashes()  # once: hashing the library per file would read it again and again
     for path in files:
         try:
-            keep(read_file(path), path.name)
+            keep(read_file(path), path.name, known)
         except IngestError as error:
             click.echo(f"error: {error}", err=True)
             failed += 1
@@ -24,19 +26,19 @@ def command(files: tuple[Path, ...]) -> None:
         raise SystemExit(1)
 
 
-def keep(data: bytes, name: str) -> None:
+def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
     """Add one document's bytes and report it in one line (IngestError if unusable)."""
     from corpus.library import add_document, documents_dir
 
     try:
-        added = add_document(data, name)
+        added = add_document(data, name, known)
     except OSError as error:
         raise click.ClickException(
             f"{name}: cannot store it in {documents_dir()} ({error.strerror}); "
             "set MTGRULES_HOME to a writable directory"
         ) from None
     document = added.document
-    if added.path is None:
+    if document is None or added.path is None:
         click.echo(f"{name}: already in the library, nothing to do")
         return
     counts = ", ".join(f"{n} {kind}" for kind, n in sorted(document.counts().items()))
