@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import shutil
 import tempfile
 import time
@@ -14,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from corpus.records import Record, write_jsonl
+from corpus.records import Record
 from corpus.text import fold
-from indexer.freshness import fingerprint, source_state
+from indexer.freshness import code_stamp, fingerprint, source_state
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
 Progress = Callable[[int, int], None]
@@ -59,12 +60,13 @@ def section_of(key: str) -> str:
 
 
 def whoosh_document(version: Version) -> dict[str, Any]:
+    """The indexed document of a version. Its editions and sources change as editions are
+    added, so they live in the side store (indexer/sidestore.py), not here."""
     from indexer.schema import text_field
 
     record = version.record
     payload = record.to_dict()
-    payload["editions"] = list(version.editions)
-    payload["sources"] = list(version.sources)
+    payload["vid"] = version.vid
     text = (
         f"{record.title} {record.text}"
         if record.title and record.title != record.text
@@ -76,18 +78,21 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         "key": record.key,
         "section": section_of(record.key),
         "lang": record.lang,
+        "vid": version.vid,
         "kind": record.kind,
         "heading": fold(record.title) if record.title else "",
-        "editions": ",".join(version.editions),
         "terms": " ".join(record.terms),
         "payload": json.dumps(payload, ensure_ascii=False),
         text_field(record.lang): text,
     }
 
 
-def write_index(records: list[Record], folder: Path, progress: Progress | None = None) -> int:
+def write_index(
+    records: list[Record], folder: Path, progress: Progress | None = None
+) -> list[Version]:
     from whoosh import index
 
+    from indexer import sidestore
     from indexer.schema import build_schema
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -101,8 +106,8 @@ def write_index(records: list[Record], folder: Path, progress: Progress | None =
             writer.add_document(**whoosh_document(version))
             if progress and (done % 500 == 0 or done == len(unique)):
                 progress(done, len(unique))
-    write_vocabulary(unique, folder)
-    return len(unique)
+    sidestore.write(folder, {v.vid: (v.editions, v.sources) for v in unique})
+    return unique
 
 
 VOCABULARY = "vocabulary.txt"
@@ -110,17 +115,20 @@ TERMBASE = "termbase.json"
 PARALLEL_FROM = 3000  # distinct versions
 
 
-def write_vocabulary(unique: list[Version], folder: Path) -> None:
-    """Every folded word of the texts, most frequent first: the "did you mean" candidates."""
-    import re
+_WORD = re.compile(r"[^\W\d_]{3,}")
 
-    from corpus.text import fold
 
-    word = re.compile(r"[^\W\d_]{3,}")
+def vocabulary_counts(unique: Iterable[Version]) -> Counter[str]:
     counts: Counter[str] = Counter()
     for version in unique:
-        counts.update(word.findall(fold(version.record.text)))
-    (folder / VOCABULARY).write_text("\n".join(w for w, _ in counts.most_common()), "utf-8")
+        counts.update(_WORD.findall(fold(version.record.text)))
+    return counts
+
+
+def write_vocabulary(counts: Counter[str], folder: Path) -> None:
+    """Every folded word of the texts, most frequent first: the "did you mean" candidates."""
+    ordered = sorted((w for w, n in counts.items() if n > 0), key=lambda w: (-counts[w], w))
+    (folder / VOCABULARY).write_text("\n".join(ordered), "utf-8")
 
 
 @dataclass(frozen=True)
@@ -131,6 +139,7 @@ class BuildResult:
     failures: tuple[str, ...]
     seconds: float
     built: bool
+    added_editions: bool = False  # new English editions added to the live index, not rebuilt
 
 
 def records_path(home: Path) -> Path:
@@ -138,10 +147,10 @@ def records_path(home: Path) -> Path:
 
 
 def build(home: Path, *, force: bool = False, progress: Progress | None = None) -> BuildResult:
-    """Ingest every source, write records.jsonl (the hand-off), index it aside, then swap."""
+    """Ingest every source, write records.jsonl (the hand-off), index it aside, then swap.
+    When the only change is new English editions, they are added to a copy of the live
+    index instead (indexer/incremental.py)."""
     from corpus import library
-    from corpus.align import aligned
-    from corpus.terms import TermBase
 
     started = time.monotonic()
     with build_lock(home):
@@ -151,47 +160,99 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
         if current and current.get("fingerprint") == print_ and not force:
             live = index_root(home) / current["dir"]
             return BuildResult(live, current["records"], current["versions"], (), 0.0, False)
+        if current and not force:
+            from indexer.incremental import add_editions
+
+            added = add_editions(home, current, state, print_)
+            if added is not None:
+                folder, records, count = added
+                _remove_stale_builds(home, keep=folder.name)
+                return BuildResult(
+                    folder,
+                    records,
+                    count,
+                    tuple(current.get("failures", ())),
+                    time.monotonic() - started,
+                    True,
+                    added_editions=True,
+                )
         loaded = library.load()
-        records = aligned(library.records(loaded.documents))
-        folder: Path | None = None
-        try:
-            # The hand-off file is written for inspection and for other tools; the index is
-            # built from the very same records, not read back.
-            with (home / ".records.jsonl.tmp").open("w", encoding="utf-8") as out:
-                write_jsonl(records, out)
-            (home / ".records.jsonl.tmp").replace(records_path(home))
-            # A fresh folder every time: the live build is never written into or removed here.
-            index_root(home).mkdir(parents=True, exist_ok=True)
-            folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))
-            name = folder.name
-            count = write_index(records, folder, progress)
-            (folder / TERMBASE).write_text(TermBase.from_records(records).to_json(), "utf-8")
-            write_current(
-                home,
-                {
-                    "dir": name,
-                    "fingerprint": print_,
-                    "files": state,
-                    "records": len(records),
-                    "versions": count,
-                    "failures": list(loaded.failures),
-                    "english_editions": sorted(
-                        {d.edition for d in loaded.documents if d.lang == "en" and d.edition}
-                    ),
-                    "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                },
-            )
-        except OSError as error:
-            if folder is not None:
-                shutil.rmtree(folder, ignore_errors=True)  # never leave half a build behind
-            raise IndexError_(
-                f"cannot write the index in {home} ({error.strerror}); "
-                "free some space or set MTGRULES_HOME to a writable directory"
-            ) from None
-        _remove_stale_builds(home, keep=name)
+        folder, records_count, count = _build_in_full(home, loaded, state, print_, progress)
+        _remove_stale_builds(home, keep=folder.name)
         return BuildResult(
-            folder, len(records), count, loaded.failures, time.monotonic() - started, True
+            folder, records_count, count, loaded.failures, time.monotonic() - started, True
         )
+
+
+def _build_in_full(
+    home: Path,
+    loaded: Any,
+    state: dict[str, list[Any]],
+    print_: str,
+    progress: Progress | None,
+) -> tuple[Path, int, int]:
+    from corpus import library
+    from corpus.align import with_terms
+    from corpus.alignment import align_documents
+    from corpus.terms import TermBase
+    from indexer.state import BuildState, by_source, chunk, references_for, write_chunks
+
+    raw = list(library.records(loaded.documents))
+    termbase = TermBase.from_records(raw)
+    records = align_documents(with_terms(raw, termbase))
+    translated_raw = [r for r in raw if r.lang != "en"]
+    english: dict[str, list[str]] = {}
+    for document in sorted(loaded.documents, key=lambda d: d.source):
+        if document.lang == "en" and document.edition:
+            english.setdefault(document.edition, []).append(document.source)
+    saved = BuildState(
+        translated_raw=translated_raw,
+        translated=[r for r in records if r.lang != "en"],
+        references=references_for(translated_raw, raw),
+        english=english,
+        termbase=termbase.to_json(),
+    )
+    folder: Path | None = None
+    try:
+        # The hand-off file is written for inspection and for other tools; the index is
+        # built from the very same records, not read back.
+        with (home / ".records.jsonl.tmp").open("wb") as out:
+            write_chunks(((s, chunk(group)) for s, group in by_source(records)), out, saved)
+        (home / ".records.jsonl.tmp").replace(records_path(home))
+        # A fresh folder every time: the live build is never written into or removed here.
+        index_root(home).mkdir(parents=True, exist_ok=True)
+        folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))
+        unique = write_index(records, folder, progress)
+        saved.vocabulary = vocabulary_counts(unique)
+        write_vocabulary(saved.vocabulary, folder)
+        (folder / TERMBASE).write_text(TermBase.from_records(records).to_json(), "utf-8")
+        saved.save(folder)
+        write_current(
+            home,
+            {
+                "dir": folder.name,
+                "fingerprint": print_,
+                "code": code_stamp(),
+                "files": state,
+                "records": len(records),
+                "versions": len(unique),
+                "failures": list(loaded.failures),
+                "english_editions": sorted(english),
+                "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            },
+        )
+    except OSError as error:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)  # never leave half a build behind
+        raise cannot_write(home, error) from None
+    return folder, len(records), len(unique)
+
+
+def cannot_write(home: Path, error: OSError) -> IndexError_:
+    return IndexError_(
+        f"cannot write the index in {home} ({error.strerror}); "
+        "free some space or set MTGRULES_HOME to a writable directory"
+    )
 
 
 def _remove_stale_builds(home: Path, keep: str) -> None:

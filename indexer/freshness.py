@@ -12,7 +12,7 @@ from typing import Any
 
 from indexer.store import read_current
 
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 
 
 def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
@@ -48,10 +48,15 @@ def indexer_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def fingerprint(state: dict[str, list[Any]]) -> str:
+def code_stamp() -> str:
+    """What a build's code was: an index from other code is rebuilt in full."""
     from corpus.library import code_version
 
-    digest = hashlib.sha256(f"{INDEX_VERSION}:{code_version()}:{indexer_version()}".encode())
+    return f"{INDEX_VERSION}:{code_version()}:{indexer_version()}"
+
+
+def fingerprint(state: dict[str, list[Any]]) -> str:
+    digest = hashlib.sha256(code_stamp().encode())
     for name in sorted(state):
         digest.update(f"{name}={state[name][2]};".encode())
     return digest.hexdigest()[:24]

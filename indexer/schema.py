@@ -18,6 +18,7 @@ def build_schema() -> Schema:
     return Schema(
         # Only what queries and filters need is indexed; everything shown is in the payload.
         key=ID(stored=True),
+        vid=ID(unique=True),  # the version's id: its editions and sources are in the side store
         section=ID,  # "205" for every record keyed 205.x: a section lookup is one term
         lang=ID(stored=True),
         kind=ID,

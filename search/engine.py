@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from corpus.mechanics import mechanic_of_rule, owned_rules
 from corpus.numbers import sort_key
@@ -34,6 +34,7 @@ class Engine:
                 reading,  # noqa: F401 - the module that needs cached_property
             )
 
+        from indexer.sidestore import Reader
         from search.scoring import PerLanguageBM25F
 
         self.english_editions = tuple(sorted(english_editions))
@@ -42,9 +43,34 @@ class Engine:
         # Weaker length normalization than the default (0.75): a long rule that defines a term
         # and repeats it should not lose to a short one that mentions it once.
         self.searcher = self.ix.searcher(weighting=PerLanguageBM25F(B=0.4))
+        self.versions = Reader(folder)  # each version's editions and sources
 
     def close(self) -> None:
         self.searcher.close()
+        self.versions.close()
+
+    def _records(self, hits: Iterable[Any]) -> list[dict[str, Any]]:
+        """The hits' records, each with the editions and sources its version belongs to."""
+        records = [json.loads(hit["payload"]) for hit in hits]
+        membership = self.versions.membership([r["vid"] for r in records])
+        for record in records:
+            editions, sources = membership.get(record["vid"], ((), ()))
+            record["editions"], record["sources"] = list(editions), list(sources)
+        return records
+
+    def _filter(self, filters: Filters) -> Any:
+        """A Whoosh filter: a query for languages and kinds, a set of documents with an
+        edition (editions are in the side store, not in the index)."""
+        from whoosh.query import Or, Term
+
+        query = filters.whoosh()
+        if not filters.edition:
+            return query
+        vids = self.versions.vids_in(filters.edition)
+        documents = set(self.searcher.docs_for_query(Or([Term("vid", v) for v in vids])))
+        if query is not None:
+            documents &= set(self.searcher.docs_for_query(query))
+        return documents
 
     # --- rule numbers ------------------------------------------------------------------------
 
@@ -57,18 +83,18 @@ class Engine:
             query = Term("key", number.number)
         else:
             query = Prefix("key", number.number)
-        hits = self.searcher.search(query, limit=None, filter=filters.whoosh())
+        restriction = self._filter(filters)
+        hits = self.searcher.search(query, limit=None, filter=restriction)
         groups: dict[str, Result] = {}
-        for hit in hits:
-            record = json.loads(hit["payload"])
+        for record in self._records(hits):
             key = record["key"]
             if not self._covers(number, key):
                 continue
             groups.setdefault(key, Result(key, 1.0)).records.append(record)
         mechanic = owned_rules().get(number.number)
         if mechanic and number.number in groups:
-            hits = self.searcher.search(Term("key", mechanic), limit=None, filter=filters.whoosh())
-            groups[number.number].records.extend(json.loads(hit["payload"]) for hit in hits)
+            hits = self.searcher.search(Term("key", mechanic), limit=None, filter=restriction)
+            groups[number.number].records.extend(self._records(hits))
         results = sorted(groups.values(), key=lambda r: sort_key(r.key))
         for result in results:
             result.records = order_records(result.records)
@@ -89,7 +115,7 @@ class Engine:
         text = validate(text)
         languages = self.query_languages(text)
         query = self.parse(text)
-        hits = self.searcher.search(query, limit=max(200, limit * 20), filter=filters.whoosh())
+        hits = self.searcher.search(query, limit=max(200, limit * 20), filter=self._filter(filters))
         best: dict[str, float] = {}
         for hit in hits:
             key = mechanic_of_rule(hit["key"]) or hit["key"]
@@ -119,8 +145,7 @@ class Engine:
         owned = {rule: name for rule, name in owned_rules().items() if name in by_key}
         wanted += [Prefix("key", rule) for rule in owned]
         hits = self.searcher.search(Or(wanted), limit=None)
-        for hit in hits:
-            record = json.loads(hit["payload"])
+        for record in self._records(hits):
             key = mechanic_of_rule(record["key"]) if record["key"] not in by_key else record["key"]
             if key in by_key and filters.keep(record):
                 by_key[key].records.append(record)

@@ -103,6 +103,7 @@ class Filters:
     edition: str | None = None
 
     def whoosh(self):
+        """The language and kind filters as a Whoosh query (the edition is the engine's)."""
         from whoosh.query import And, Or, Term
 
         parts = []
@@ -110,8 +111,6 @@ class Filters:
             parts.append(Or([Term("lang", lang) for lang in self.langs]))
         if self.kinds:
             parts.append(Or([Term("kind", kind) for kind in self.kinds]))
-        if self.edition:
-            parts.append(Term("editions", self.edition))
         return And(parts) if parts else None
 
     def keep(self, record: dict[str, Any]) -> bool:

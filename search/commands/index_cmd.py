@@ -32,9 +32,15 @@ def command(rebuild: bool, as_json: bool) -> None:
             "records": result.records,
             "versions": result.versions,
             "seconds": round(result.seconds, 3),
+            "added_editions": result.added_editions,
             "index": str(result.folder),
         }
         click.echo(json.dumps(payload))
+    elif result.added_editions:
+        click.echo(
+            f"added the new editions: {result.records} records as {result.versions} distinct "
+            f"versions in {result.seconds:.1f} s"
+        )
     elif result.built:
         click.echo(
             f"indexed {result.records} records as {result.versions} distinct versions "

@@ -1,0 +1,261 @@
+"""Add new English editions to a built library without rebuilding it.
+
+A new edition shares most of its rules with the one before: only its new versions are
+indexed, into a copy of the live index (hard links: Whoosh never rewrites a segment file), and
+the versions it shares gain the edition in the side store. Translations are re-aligned only
+when the new edition becomes the one they follow. The result is the same as a full build
+(tests/test_incremental.py compares the two); whenever that could not be so (another change,
+a new translation, a term base that would change) this returns None and the caller builds in
+full."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+import zlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from corpus.dates import in_effect
+from corpus.records import Document, Record
+from indexer.build import (
+    TERMBASE,
+    VOCABULARY,
+    Version,
+    cannot_write,
+    records_path,
+    versions,
+    vocabulary_counts,
+    whoosh_document,
+    write_vocabulary,
+)
+from indexer.sidestore import Membership
+from indexer.state import STATE, BuildState, by_source, chunk, references_for, write_chunks
+from indexer.store import index_root, write_current
+
+MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick
+OWN_FILES = {TERMBASE, VOCABULARY, STATE}  # written anew, never through a hard link
+
+
+def add_editions(
+    home: Path, current: dict[str, Any], state: dict[str, list[Any]], print_: str
+) -> tuple[Path, int, int] | None:
+    """(new build folder, records, versions), or None when a full build is needed."""
+    from corpus.align import with_terms
+    from corpus.alignment import overrides
+    from corpus.terms import TermBase
+    from indexer import sidestore
+
+    live = index_root(home) / current["dir"]
+    new_documents = _new_english_documents(current, state)
+    saved = BuildState.load(live) if new_documents else None
+    if not new_documents or saved is None or not (live / sidestore.SIDESTORE).exists():
+        return None
+    try:
+        old_records = records_path(home).read_bytes()
+    except OSError:
+        return None
+    if zlib.crc32(old_records) != saved.checksum:
+        return None  # records.jsonl is not the one the live build wrote
+    dates = [d.edition for d in new_documents]
+    if len(set(dates)) < len(dates) or any(date in saved.english for date in dates):
+        return None  # a second copy of an edition changes what the translations follow
+    new_sources = {d.source for d in new_documents}
+    if any(source in new_sources for source, _ in overrides()):
+        return None
+    new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
+    references = _in_library_order(saved.references + references_for(saved.translated_raw, new_raw))
+    termbase = TermBase.from_records(_in_library_order(saved.translated_raw + references))
+    if termbase.to_json() != saved.termbase:
+        return None  # every record's terms could change
+
+    english = dict(saved.english)
+    for document in new_documents:
+        english[str(document.edition)] = [document.source]
+    new_english = with_terms(new_raw, termbase)
+    translated = _realigned(saved, english, new_english, termbase)
+    final_termbase = TermBase.from_records(_in_library_order(translated + references))
+
+    merged = _merged_versions(sidestore.read_all(live), new_english)
+    if merged is None:
+        return None
+    changed, added = merged
+    old_translated = {v.vid for v in versions(saved.translated)}
+    new_translated = {v.vid: v for v in versions(translated)}
+    if old_translated - set(new_translated):
+        # Whoosh counts deleted documents in its statistics until segments merge: a removed
+        # version would leave scores a little different from a full build's.
+        return None
+    added += [v for vid, v in new_translated.items() if vid not in old_translated]
+    changed.update({vid: (v.editions, v.sources) for vid, v in new_translated.items()})
+
+    saved.vocabulary += vocabulary_counts(added)
+    folder: Path | None = None
+    try:
+        folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))
+        _link_index(live, folder)
+        shutil.copy2(live / sidestore.SIDESTORE, folder / sidestore.SIDESTORE)
+        _write_whoosh(folder, added)
+        sidestore.update(folder, changed)
+        _rewrite_records(home, saved, old_records, new_english, translated)
+        records = int(current["records"]) + len(new_english)
+        write_vocabulary(saved.vocabulary, folder)
+        (folder / TERMBASE).write_text(final_termbase.to_json(), "utf-8")
+        saved.translated = translated
+        saved.references = references
+        saved.english = english
+        saved.save(folder)
+        count = int(current["versions"]) + len(added)
+        write_current(
+            home,
+            {
+                **current,
+                "dir": folder.name,
+                "fingerprint": print_,
+                "files": state,
+                "records": records,
+                "versions": count,
+                "english_editions": sorted(english),
+                "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            },
+        )
+    except OSError as error:
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise cannot_write(home, error) from None
+    return folder, records, count
+
+
+def _merged_versions(
+    rows: dict[str, Membership], new_english: list[Record]
+) -> tuple[dict[str, Membership], list[Version]] | None:
+    """The new editions' versions merged into the index's: (side-store rows to write, versions
+    to index), or None when a full build is needed."""
+    changed: dict[str, Membership] = {}
+    added: list[Version] = []
+    for version in versions(new_english):
+        if version.vid not in rows:
+            added.append(version)
+            changed[version.vid] = (version.editions, version.sources)
+            continue
+        editions, sources = rows[version.vid]
+        if version.sources[0] < sources[0]:
+            # A full build shows the record of the first document in library order (an older
+            # edition's, when one is added): that document would have to change.
+            return None
+        changed[version.vid] = (
+            tuple(sorted({*editions, *version.editions})),
+            tuple(sorted({*sources, *version.sources})),
+        )
+    return changed, added
+
+
+def _new_english_documents(current: dict[str, Any], state: dict[str, list[Any]]) -> list[Document]:
+    """The parsed documents added since the live build, if that is the only change and they
+    are all English editions; else an empty list."""
+    from corpus import library
+    from corpus.ingest import IngestError
+    from indexer.freshness import code_stamp
+
+    before: dict[str, list[Any]] = current.get("files", {})
+    if current.get("code") != code_stamp():
+        return []
+    if any(name not in state or state[name][2] != entry[2] for name, entry in before.items()):
+        return []
+    new_names = [name for name in state if name not in before]
+    if not 0 < len(new_names) <= MAX_NEW_EDITIONS:
+        return []
+    sources = {f"documents/{s.name}": s for s in library.user_sources()}
+    documents = []
+    for name in new_names:
+        source = sources.get(name)
+        if source is None:
+            return []
+        try:
+            document = library.parse_source(source)
+        except IngestError:
+            return []  # the full build reports it
+        if document.lang != "en" or not document.edition:
+            return []
+        documents.append(document)
+    return documents
+
+
+def _in_library_order(records: Iterable[Record]) -> list[Record]:
+    """As a full build sees them: documents by name, records in document order."""
+    return sorted(records, key=lambda r: (r.source, r.seq))
+
+
+def _realigned(
+    saved: BuildState, english: dict[str, list[str]], new_english: list[Record], termbase: Any
+) -> list[Record]:
+    """The translated records as a full build would key them now: re-aligned when the new
+    edition is the one a document follows, as they were otherwise."""
+    from corpus.align import with_terms
+    from corpus.alignment import align_documents
+
+    before = sorted(saved.english)
+    after = sorted(english)
+    moved = {
+        source
+        for source, group in by_source(saved.translated_raw)
+        if in_effect(before, group[0].edition) != in_effect(after, group[0].edition)
+    }
+    if not moved:
+        return saved.translated
+    followed = {in_effect(after, r.edition) for r in saved.translated_raw if r.source in moved}
+    reference = [r for r in new_english if r.edition in followed]
+    raw = [r for r in saved.translated_raw if r.source in moved]
+    realigned = [
+        r for r in align_documents(with_terms(raw, termbase) + reference) if r.lang != "en"
+    ]
+    kept = [r for r in saved.translated if r.source not in moved]
+    return _in_library_order(kept + realigned)
+
+
+def _link_index(live: Path, folder: Path) -> None:
+    """The live Whoosh files in the new folder. Whoosh writes new segment and table-of-contents
+    files and never changes one in place, so hard links are safe; copies where links fail."""
+    from indexer import sidestore
+
+    for path in live.iterdir():
+        if not path.is_file() or path.name in OWN_FILES or path.name == sidestore.SIDESTORE:
+            continue
+        try:
+            os.link(path, folder / path.name)
+        except OSError:
+            shutil.copy2(path, folder / path.name)
+
+
+def _write_whoosh(folder: Path, added: list[Version]) -> None:
+    from whoosh import index
+
+    ix = index.open_dir(str(folder))
+    with ix.writer() as writer:
+        for version in added:
+            writer.add_document(**whoosh_document(version))
+
+
+def _rewrite_records(
+    home: Path, saved: BuildState, old: bytes, new_english: list[Record], translated: list[Record]
+) -> None:
+    """records.jsonl with the new editions' lines and the translations' current ones; every
+    other document's lines copied as they were."""
+    fresh = {source: chunk(group) for source, group in by_source(translated)}
+    fresh.update({source: chunk(group) for source, group in by_source(new_english)})
+    previous = dict(saved.offsets)
+    sources = sorted({*previous, *fresh})
+
+    def data(source: str) -> bytes:
+        if source in fresh:
+            return fresh[source]
+        start, length = previous[source]
+        return old[start : start + length]
+
+    temporary = home / ".records.jsonl.tmp"
+    with temporary.open("wb") as out:
+        write_chunks(((s, data(s)) for s in sources), out, saved)
+    temporary.replace(records_path(home))

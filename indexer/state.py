@@ -1,0 +1,71 @@
+"""What a build keeps beside its index so that the next one can add an edition without
+re-reading the library: the translations, the English rules the term base pairs them with,
+where each document's lines are in records.jsonl, and the vocabulary's counts."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from itertools import groupby
+from pathlib import Path
+from typing import IO
+
+from corpus.records import Record
+
+STATE = "state.pickle"
+
+
+@dataclass
+class BuildState:
+    translated_raw: list[Record]  # every non-English record as parsed, in library order
+    translated: list[Record]  # the same records as indexed (terms, aligned keys)
+    references: list[Record]  # English rules numbered like a translated key (as parsed)
+    english: dict[str, list[str]]  # English edition -> the documents that carry it
+    termbase: str  # the JSON of the term base the records' terms came from
+    offsets: dict[str, tuple[int, int]] = field(default_factory=dict)  # source -> bytes
+    vocabulary: Counter[str] = field(default_factory=Counter)
+    checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
+
+    def save(self, folder: Path) -> None:
+        (folder / STATE).write_bytes(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
+
+    @classmethod
+    def load(cls, folder: Path) -> BuildState | None:
+        try:
+            state = pickle.loads((folder / STATE).read_bytes())  # written by our own build
+        except Exception:  # missing or from older code: the caller builds in full
+            return None
+        return state if isinstance(state, cls) else None
+
+
+def references_for(translated: Iterable[Record], english: Iterable[Record]) -> list[Record]:
+    """The English rules a term base can pair with translated rules: those of the same number."""
+    keys = {r.key for r in translated}
+    return [r for r in english if r.lang == "en" and r.kind == "rule" and r.number in keys]
+
+
+def chunk(records: Iterable[Record]) -> bytes:
+    """One document's lines of records.jsonl."""
+    return "".join(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in records).encode(
+        "utf-8"
+    )
+
+
+def by_source(records: Iterable[Record]) -> Iterator[tuple[str, list[Record]]]:
+    for source, group in groupby(records, key=lambda r: r.source):
+        yield source, list(group)
+
+
+def write_chunks(chunks: Iterable[tuple[str, bytes]], out: IO[bytes], state: BuildState) -> None:
+    """Write the documents' chunks in order, noting where each one lies and the checksum."""
+    state.offsets = {}
+    state.checksum = position = 0
+    for source, data in chunks:
+        out.write(data)
+        state.offsets[source] = (position, len(data))
+        state.checksum = zlib.crc32(data, state.checksum)
+        position += len(data)

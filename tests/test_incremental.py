@@ -1,0 +1,100 @@
+"""Adding an English edition to a built library gives the very index a full build gives."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from indexer import sidestore
+from indexer.build import TERMBASE, VOCABULARY, build
+from indexer.store import index_root, read_current
+from search.cli import cli
+
+pytestmark = pytest.mark.usefixtures("shared_data")
+
+QUERIES = ("regola delle leggende", "tipos de tierra", "sur-type légendaire", "mana value")
+
+
+def edition(shared_data: Path, date: str) -> Path:
+    return shared_data / "cr" / "en" / f"MagicCompRules-{date}.txt"
+
+
+def snapshot(home: Path) -> dict[str, Any]:
+    """Everything a build leaves that a reader sees: the hand-off file, the side store, the
+    vocabulary, the term base, and what searches and lookups answer."""
+    folder = index_root(home) / read_current(home)["dir"]
+    runner = CliRunner()
+    answers = [runner.invoke(cli, ["search", q, "--json"]).stdout for q in QUERIES]
+    answers += [runner.invoke(cli, ["show", n, "--json"]).stdout for n in ("205.4d", "704.5")]
+    answers.append(runner.invoke(cli, ["search", "tipo", "--edition", "2024-11-08"]).stdout)
+    return {
+        "records": (home / "records.jsonl").read_bytes(),
+        "versions": sidestore.read_all(folder),
+        "vocabulary": (folder / VOCABULARY).read_text("utf-8"),
+        "termbase": (folder / TERMBASE).read_text("utf-8"),
+        "answers": answers,
+        "counts": (read_current(home)["records"], read_current(home)["versions"]),
+    }
+
+
+def add_then_compare(home: Path, before: list[Path], added: Path) -> None:
+    documents = home / "documents"
+    documents.mkdir(parents=True)
+    for path in before:
+        shutil.copy(path, documents / path.name)
+    assert build(home).built
+    shutil.copy(added, documents / added.name)
+    result = build(home)
+    assert result.added_editions, "the new edition should have been added, not rebuilt"
+    incremental = snapshot(home)
+    full = build(home, force=True)
+    assert full.built and not full.added_editions
+    assert snapshot(home) == incremental
+    assert json.loads(incremental["answers"][0])["results"][0]["key"] == "205.4d"
+
+
+def test_adding_the_newest_edition_equals_a_full_build(home: Path, shared_data: Path):
+    """The newest edition: undated translations now follow it and are re-aligned."""
+    before = [edition(shared_data, d) for d in ("20241108", "20250207")]
+    add_then_compare(home, before, edition(shared_data, "20260807"))
+
+
+def test_adding_an_older_edition_is_a_full_build(home: Path, shared_data: Path):
+    """An edition older than those it shares rules with would change the records the index
+    shows for them (a full build shows the first document's): it is rebuilt."""
+    (home / "documents").mkdir(parents=True)
+    for date in ("20241108", "20260807"):
+        shutil.copy(edition(shared_data, date), home / "documents")
+    assert build(home).built
+    shutil.copy(edition(shared_data, "20150123"), home / "documents")
+    result = build(home)
+    assert result.built and not result.added_editions
+
+
+def test_an_edition_that_changes_the_term_base_is_a_full_build(home: Path, shared_data: Path):
+    """2024-11-08 becomes the edition the Italian CR of 2024-11-23 follows: its lists pair
+    with other English lists, the term base changes, and so do the terms of every record."""
+    (home / "documents").mkdir(parents=True)
+    for date in ("20240920", "20250207"):
+        shutil.copy(edition(shared_data, date), home / "documents")
+    assert build(home).built
+    shutil.copy(edition(shared_data, "20241108"), home / "documents")
+    result = build(home)
+    assert result.built and not result.added_editions
+
+
+def test_a_new_translation_is_a_full_build(home: Path, shared_data: Path):
+    """Only English editions are added in place; any other change rebuilds."""
+    from tests.conftest import IT, seed
+
+    (home / "documents").mkdir(parents=True)
+    shutil.copy(edition(shared_data, "20250207"), home / "documents")
+    assert build(home).built
+    (home / "documents" / "copia.txt").write_bytes(seed(IT).replace(b"205.4d", b"205.4e"))
+    result = build(home)
+    assert result.built and not result.added_editions
