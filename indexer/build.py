@@ -4,7 +4,6 @@ editions and sources it belongs to. Builds go to a new folder; CURRENT is swappe
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import tempfile
@@ -54,19 +53,12 @@ def versions(records: Iterable[Record]) -> list[Version]:
     return [Version(r, tuple(sorted(e)), tuple(sorted(s))) for r, e, s in grouped.values()]
 
 
-def section_of(key: str) -> str:
-    head = key.split(".")[0]
-    return head if head.isdigit() else ""
-
-
 def whoosh_document(version: Version) -> dict[str, Any]:
-    """The indexed document of a version. Its editions and sources change as editions are
-    added, so they live in the side store (indexer/sidestore.py), not here."""
+    """What Whoosh searches and ranks. The record itself, its editions and sources are in the
+    side store (indexer/sidestore.py): editions change as they are added."""
     from indexer.schema import text_field
 
     record = version.record
-    payload = record.to_dict()
-    payload["vid"] = version.vid
     text = (
         f"{record.title} {record.text}"
         if record.title and record.title != record.text
@@ -76,13 +68,11 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         # An example or note is evidence for its rule, but weaker than the rule's own text.
         "_boost": 0.6 if record.kind in ("example", "note") else 1.0,
         "key": record.key,
-        "section": section_of(record.key),
         "lang": record.lang,
         "vid": version.vid,
         "kind": record.kind,
         "heading": fold(record.title) if record.title else "",
         "terms": " ".join(record.terms),
-        "payload": json.dumps(payload, ensure_ascii=False),
         text_field(record.lang): text,
     }
 
@@ -106,7 +96,7 @@ def write_index(
             writer.add_document(**whoosh_document(version))
             if progress and (done % 500 == 0 or done == len(unique)):
                 progress(done, len(unique))
-    sidestore.write(folder, {v.vid: (v.editions, v.sources) for v in unique})
+    sidestore.write(folder, unique)
     return unique
 
 

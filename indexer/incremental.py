@@ -79,7 +79,7 @@ def add_editions(
     translated = _realigned(saved, english, new_english, termbase)
     final_termbase = TermBase.from_records(_in_library_order(translated + references))
 
-    merged = _merged_versions(sidestore.read_all(live), new_english)
+    merged = _merged_versions(sidestore.memberships(live), new_english)
     if merged is None:
         return None
     changed, added = merged
@@ -90,7 +90,9 @@ def add_editions(
         # version would leave scores a little different from a full build's.
         return None
     added += [v for vid, v in new_translated.items() if vid not in old_translated]
-    changed.update({vid: (v.editions, v.sources) for vid, v in new_translated.items()})
+    changed.update(
+        {vid: (v.editions, v.sources) for vid, v in new_translated.items() if vid in old_translated}
+    )
 
     saved.vocabulary += vocabulary_counts(added)
     folder: Path | None = None
@@ -99,7 +101,7 @@ def add_editions(
         _link_index(live, folder)
         shutil.copy2(live / sidestore.SIDESTORE, folder / sidestore.SIDESTORE)
         _write_whoosh(folder, added)
-        sidestore.update(folder, changed)
+        sidestore.update(folder, added, changed)
         _rewrite_records(home, saved, old_records, new_english, translated)
         records = int(current["records"]) + len(new_english)
         write_vocabulary(saved.vocabulary, folder)
@@ -132,14 +134,13 @@ def add_editions(
 def _merged_versions(
     rows: dict[str, Membership], new_english: list[Record]
 ) -> tuple[dict[str, Membership], list[Version]] | None:
-    """The new editions' versions merged into the index's: (side-store rows to write, versions
-    to index), or None when a full build is needed."""
+    """The new editions' versions merged into the index's: (the changed memberships of known
+    versions, the versions to add), or None when a full build is needed."""
     changed: dict[str, Membership] = {}
     added: list[Version] = []
     for version in versions(new_english):
         if version.vid not in rows:
             added.append(version)
-            changed[version.vid] = (version.editions, version.sources)
             continue
         editions, sources = rows[version.vid]
         if version.sources[0] < sources[0]:

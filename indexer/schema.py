@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from whoosh.fields import ID, KEYWORD, STORED, TEXT, Schema
+from whoosh.fields import ID, STORED, TEXT, Schema
 
 from indexer.analyzers import analyzer
 
@@ -16,15 +16,12 @@ def text_field(lang: str) -> str:
 def build_schema() -> Schema:
     fields = {text_field(lang): TEXT(analyzer=analyzer(lang), phrase=True) for lang in INDEX_LANGS}
     return Schema(
-        # Only what queries and filters need is indexed; everything shown is in the payload.
+        # Only what queries and filters need: the records are in the side store, by key.
         key=ID(stored=True),
-        vid=ID(unique=True),  # the version's id: its editions and sources are in the side store
-        section=ID,  # "205" for every record keyed 205.x: a section lookup is one term
+        vid=ID(unique=True),  # the version's id in the side store
         lang=ID(stored=True),
         kind=ID,
         heading=STORED,  # the folded title, for "the query names this rule" (Supertipi -> 205.4)
-        editions=KEYWORD(commas=True),
         terms=TEXT(analyzer=analyzer("en"), phrase=True),
-        payload=STORED,
         **fields,
     )

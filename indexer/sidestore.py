@@ -1,19 +1,41 @@
-"""The editions and sources of every indexed version, beside the Whoosh index.
+"""Every indexed version's record, editions and sources, and the rule numbers it cites, in
+SQLite beside the Whoosh index.
 
-Whoosh documents cannot be changed in place, and a new English edition adds itself to some
-three thousand versions it shares with the one before: kept here, one SQLite row per version,
-an edition is added by updating rows instead of re-indexing documents."""
+Whoosh finds and ranks; this store answers everything asked by key. A rule lookup (`show
+205.4d`) is one indexed SQL query and needs no Whoosh at all. And Whoosh documents cannot be
+changed in place, while a new English edition adds itself to some three thousand versions it
+shares with the one before: here that is an update of rows, not a re-index."""
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from indexer.build import Version
 
 SIDESTORE = "versions.sqlite"
+CITATION = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 
 Membership = tuple[tuple[str, ...], tuple[str, ...]]  # (editions, sources)
+
+_SCHEMA = """
+CREATE TABLE versions (
+    vid TEXT PRIMARY KEY, key TEXT, section TEXT, lang TEXT,
+    editions TEXT, sources TEXT, record TEXT
+);
+CREATE TABLE citations (cited TEXT, key TEXT);
+"""
+_INDEXES = """
+CREATE INDEX versions_key ON versions (key);
+CREATE INDEX versions_section ON versions (section);
+CREATE INDEX citations_cited ON citations (cited);
+"""
 
 
 def _join(values: Iterable[str]) -> str:
@@ -24,49 +46,91 @@ def _split(value: str) -> tuple[str, ...]:
     return tuple(value.split("\n")) if value else ()
 
 
-def write(folder: Path, rows: dict[str, Membership]) -> None:
-    """Create the store of a new build: vid -> (editions, sources)."""
-    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
-        db.execute("CREATE TABLE versions (vid TEXT PRIMARY KEY, editions TEXT, sources TEXT)")
-        db.executemany(
-            "INSERT INTO versions VALUES (?, ?, ?)",
-            ((vid, _join(e), _join(s)) for vid, (e, s) in rows.items()),
+def section_of(key: str) -> str:
+    head = key.split(".")[0]
+    return head if head.isdigit() else ""
+
+
+def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:
+    for version in versions:
+        record = version.record
+        yield (
+            version.vid,
+            record.key,
+            section_of(record.key),
+            record.lang,
+            _join(version.editions),
+            _join(version.sources),
+            json.dumps(record.to_dict(), ensure_ascii=False),
         )
+
+
+def _citations(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
+    for version in versions:
+        for cited in set(CITATION.findall(version.record.text)):
+            yield cited, version.record.key
+
+
+def write(folder: Path, versions: list[Version]) -> None:
+    """Create the store of a new build."""
+    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+        db.executescript(_SCHEMA)
+        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)", _rows(versions))
+        db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(versions))
+        db.executescript(_INDEXES)
         db.commit()
 
 
-def read_all(folder: Path) -> dict[str, Membership]:
+def memberships(folder: Path) -> dict[str, Membership]:
     with closing(sqlite3.connect(folder / SIDESTORE)) as db:
         rows = db.execute("SELECT vid, editions, sources FROM versions").fetchall()
     return {vid: (_split(e), _split(s)) for vid, e, s in rows}
 
 
-def update(folder: Path, changed: dict[str, Membership]) -> None:
-    """Insert the new versions and replace the changed ones."""
+def update(folder: Path, added: list[Version], changed: dict[str, Membership]) -> None:
+    """Insert the new versions and give the changed ones their new editions and sources."""
     with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)", _rows(added))
+        db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(added))
         db.executemany(
-            "INSERT OR REPLACE INTO versions VALUES (?, ?, ?)",
-            ((vid, _join(e), _join(s)) for vid, (e, s) in changed.items()),
+            "UPDATE versions SET editions = ?, sources = ? WHERE vid = ?",
+            ((_join(e), _join(s), vid) for vid, (e, s) in changed.items()),
         )
         db.commit()
 
 
 class Reader:
-    """Lookups for a search: opened once per engine, read-only."""
+    """Lookups for a command: opened once per engine, read-only."""
 
     def __init__(self, folder: Path) -> None:
         self.db = sqlite3.connect(f"file:{folder / SIDESTORE}?mode=ro", uri=True)
 
-    def membership(self, vids: list[str]) -> dict[str, Membership]:
-        found: dict[str, Membership] = {}
-        for start in range(0, len(vids), 500):  # SQLite's limit on parameters
-            chunk = vids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for vid, e, s in self.db.execute(
-                f"SELECT vid, editions, sources FROM versions WHERE vid IN ({marks})", chunk
-            ):
-                found[vid] = (_split(e), _split(s))
-        return found
+    def _records(self, where: str, arguments: Iterable[Any]) -> list[dict[str, Any]]:
+        records = []
+        for editions, sources, text in self.db.execute(
+            f"SELECT editions, sources, record FROM versions WHERE {where}", tuple(arguments)
+        ):
+            record = json.loads(text)
+            record["editions"], record["sources"] = list(_split(editions)), list(_split(sources))
+            records.append(record)
+        return records
+
+    def with_keys(self, keys: list[str], prefixes: Iterable[str] = ()) -> list[dict[str, Any]]:
+        """Every version keyed by one of `keys` or by a key that starts with a prefix."""
+        clauses = [f"key IN ({','.join('?' * len(keys))})"] if keys else []
+        arguments: list[str] = list(keys)
+        for prefix in prefixes:
+            clauses.append("(key >= ? AND key < ?)")
+            arguments += [prefix, prefix + "\U0010ffff"]
+        return self._records(" OR ".join(clauses), arguments) if clauses else []
+
+    def in_section(self, section: str) -> list[dict[str, Any]]:
+        return self._records("section = ?", [section])
+
+    def citing(self, number: str) -> list[str]:
+        """Keys of the versions whose text cites this rule number."""
+        rows = self.db.execute("SELECT DISTINCT key FROM citations WHERE cited = ?", (number,))
+        return [key for (key,) in rows]
 
     def vids_in(self, edition: str) -> list[str]:
         """The versions an edition carries (editions are dates: a substring is one edition)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from functools import cache, cached_property
@@ -25,7 +24,18 @@ OTHER_LANGUAGE_WEIGHT = 0.5
 
 
 class Engine:
+    """Whoosh finds and ranks versions; the side store gives the records of a key. A lookup by
+    rule number needs only the side store, so Whoosh is opened on the first search."""
+
     def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
+        from indexer.sidestore import Reader
+
+        self.english_editions = tuple(sorted(english_editions))
+        self.folder = folder
+        self.versions = Reader(folder)  # each version's record, editions and sources
+
+    @cached_property
+    def searcher(self) -> Any:
         from search.light_imports import light_imports
 
         with light_imports():
@@ -34,29 +44,16 @@ class Engine:
                 reading,  # noqa: F401 - the module that needs cached_property
             )
 
-        from indexer.sidestore import Reader
         from search.scoring import PerLanguageBM25F
 
-        self.english_editions = tuple(sorted(english_editions))
-        self.folder = folder
-        self.ix = index.open_dir(str(folder))
         # Weaker length normalization than the default (0.75): a long rule that defines a term
         # and repeats it should not lose to a short one that mentions it once.
-        self.searcher = self.ix.searcher(weighting=PerLanguageBM25F(B=0.4))
-        self.versions = Reader(folder)  # each version's editions and sources
+        return index.open_dir(str(self.folder)).searcher(weighting=PerLanguageBM25F(B=0.4))
 
     def close(self) -> None:
-        self.searcher.close()
+        if "searcher" in self.__dict__:
+            self.searcher.close()
         self.versions.close()
-
-    def _records(self, hits: Iterable[Any]) -> list[dict[str, Any]]:
-        """The hits' records, each with the editions and sources its version belongs to."""
-        records = [json.loads(hit["payload"]) for hit in hits]
-        membership = self.versions.membership([r["vid"] for r in records])
-        for record in records:
-            editions, sources = membership.get(record["vid"], ((), ()))
-            record["editions"], record["sources"] = list(editions), list(sources)
-        return records
 
     def _filter(self, filters: Filters) -> Any:
         """A Whoosh filter: a query for languages and kinds, a set of documents with an
@@ -75,26 +72,22 @@ class Engine:
     # --- rule numbers ------------------------------------------------------------------------
 
     def lookup(self, number: NumberQuery, filters: Filters) -> list[Result]:
-        from whoosh.query import Prefix, Term
-
         if number.is_section:
-            query = Term("section", number.number)
+            records = self.versions.in_section(number.number)
         elif number.alone:
-            query = Term("key", number.number)
+            records = self.versions.with_keys([number.number])
         else:
-            query = Prefix("key", number.number)
-        restriction = self._filter(filters)
-        hits = self.searcher.search(query, limit=None, filter=restriction)
+            records = self.versions.with_keys([], prefixes=[number.number])
         groups: dict[str, Result] = {}
-        for record in self._records(hits):
+        for record in records:
             key = record["key"]
-            if not self._covers(number, key):
-                continue
-            groups.setdefault(key, Result(key, 1.0)).records.append(record)
+            if self._covers(number, key) and filters.keep(record):
+                groups.setdefault(key, Result(key, 1.0)).records.append(record)
         mechanic = owned_rules().get(number.number)
         if mechanic and number.number in groups:
-            hits = self.searcher.search(Term("key", mechanic), limit=None, filter=restriction)
-            groups[number.number].records.extend(self._records(hits))
+            groups[number.number].records.extend(
+                r for r in self.versions.with_keys([mechanic]) if filters.keep(r)
+            )
         results = sorted(groups.values(), key=lambda r: sort_key(r.key))
         for result in results:
             result.records = order_records(result.records)
@@ -136,16 +129,11 @@ class Engine:
         return results, matched
 
     def _fill(self, results: list[Result], filters: Filters) -> None:
-        from whoosh.query import Or, Prefix, Term
-
         if not results:
             return
         by_key = {result.key: result for result in results}
-        wanted = [Term("key", k) for k in by_key]
-        owned = {rule: name for rule, name in owned_rules().items() if name in by_key}
-        wanted += [Prefix("key", rule) for rule in owned]
-        hits = self.searcher.search(Or(wanted), limit=None)
-        for record in self._records(hits):
+        owned = [rule for rule, name in owned_rules().items() if name in by_key]
+        for record in self.versions.with_keys(list(by_key), prefixes=owned):
             key = mechanic_of_rule(record["key"]) if record["key"] not in by_key else record["key"]
             if key in by_key and filters.keep(record):
                 by_key[key].records.append(record)
@@ -160,7 +148,7 @@ class Engine:
         from indexer.schema import INDEX_LANGS, text_field
 
         fields = [text_field(lang) for lang in INDEX_LANGS] + ["terms"]
-        parser = qparser.MultifieldParser(fields, self.ix.schema, group=qparser.AndGroup)
+        parser = qparser.MultifieldParser(fields, self.searcher.schema, group=qparser.AndGroup)
         for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
             parser.remove_plugin_class(plugin)
         expanded = expand(text, self.alternatives, is_stop_word)
@@ -271,12 +259,7 @@ class Engine:
 
     def referring_to(self, key: str) -> list[str]:
         """Keys of the records whose text cites this rule number."""
-        from whoosh.query import Or, Term
-
-        from indexer.schema import INDEX_LANGS, text_field
-
-        query = Or([Term(text_field(lang), key) for lang in INDEX_LANGS])
-        keys = {hit["key"] for hit in self.searcher.search(query, limit=None)}
+        keys = set(self.versions.citing(key))
         keys.discard(key)
         return sorted(keys, key=sort_key)
 

@@ -17,16 +17,17 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def open_engine() -> Iterator[Engine]:
+def open_engine(searching: bool = True) -> Iterator[Engine]:
     """The engine over a current index. Stale sources are indexed first; if that build fails
     (read-only home, full disk) the previous index still answers, with a warning; a damaged
-    index is rebuilt once before giving up with what to do."""
+    index is rebuilt once before giving up with what to do. `searching=False`: only lookups by
+    rule number, which do not open Whoosh."""
     from corpus.library import home
 
     state_home = home()
     ensure_fresh(state_home)
     try:
-        engine = _open(state_home)
+        engine = _open(state_home, searching)
     except Exception as first:  # a damaged index must not end in a traceback: rebuild it once
         click.echo(
             f"warning: the index could not be read ({type(first).__name__}); rebuilding it",
@@ -34,7 +35,7 @@ def open_engine() -> Iterator[Engine]:
         )
         try:
             _build(state_home, force=True)
-            engine = _open(state_home)
+            engine = _open(state_home, searching)
         except Exception as error:
             raise click.ClickException(
                 f"the index in {state_home} cannot be read or rebuilt ({type(error).__name__}: "
@@ -72,14 +73,17 @@ def _build(state_home: Path, force: bool) -> None:
         click.echo(f"warning: {failure}", err=True)
 
 
-def _open(state_home: Path) -> Engine:
+def _open(state_home: Path, searching: bool) -> Engine:
     from indexer.store import IndexError_, index_root, read_current
 
     current = read_current(state_home)
     if current is None:
         raise IndexError_("no index; run `mtgrules index --rebuild`")
     engine = Engine(index_root(state_home) / current["dir"], current.get("english_editions", []))
-    engine.searcher.doc_count()  # touch the files now, not in the middle of a query
+    # Touch the files now, not in the middle of a query.
+    engine.versions.db.execute("SELECT count(*) FROM versions").fetchone()
+    if searching:
+        engine.searcher.doc_count()
     return engine
 
 

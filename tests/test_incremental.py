@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,13 @@ def edition(shared_data: Path, date: str) -> Path:
     return shared_data / "cr" / "en" / f"MagicCompRules-{date}.txt"
 
 
+def side_store(folder: Path) -> tuple[list[Any], list[Any]]:
+    with closing(sqlite3.connect(folder / sidestore.SIDESTORE)) as db:
+        versions = db.execute("SELECT * FROM versions ORDER BY vid").fetchall()
+        citations = db.execute("SELECT * FROM citations ORDER BY cited, key").fetchall()
+    return versions, citations
+
+
 def snapshot(home: Path) -> dict[str, Any]:
     """Everything a build leaves that a reader sees: the hand-off file, the side store, the
     vocabulary, the term base, and what searches and lookups answer."""
@@ -34,7 +43,7 @@ def snapshot(home: Path) -> dict[str, Any]:
     answers.append(runner.invoke(cli, ["search", "tipo", "--edition", "2024-11-08"]).stdout)
     return {
         "records": (home / "records.jsonl").read_bytes(),
-        "versions": sidestore.read_all(folder),
+        "versions": side_store(folder),
         "vocabulary": (folder / VOCABULARY).read_text("utf-8"),
         "termbase": (folder / TERMBASE).read_text("utf-8"),
         "answers": answers,

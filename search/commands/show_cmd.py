@@ -29,7 +29,7 @@ def command(rule: str, as_json: bool, **options: object) -> None:
             "(use `mtgrules search` for words)"
         )
     filters, show = filters_from(options)
-    with open_engine() as engine:
+    with open_engine(searching=False) as engine:
         results = engine.lookup(number, filters)
         if not results:
             raise click.ClickException(
