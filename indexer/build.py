@@ -71,8 +71,7 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         "lang": record.lang,
         "vid": version.vid,
         "kind": record.kind,
-        "heading": fold(record.title) if record.title else "",
-        "terms": " ".join(record.terms),
+        "terms": " ".join(record.terms) if record.lang != "en" else "",
         text_field(record.lang): text,
     }
 

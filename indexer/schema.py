@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from whoosh.fields import ID, STORED, TEXT, Schema
+from whoosh.fields import ID, TEXT, Schema
 
 from indexer.analyzers import analyzer
 
@@ -16,12 +16,12 @@ def text_field(lang: str) -> str:
 def build_schema() -> Schema:
     fields = {text_field(lang): TEXT(analyzer=analyzer(lang), phrase=True) for lang in INDEX_LANGS}
     return Schema(
-        # Only what queries and filters need: the records are in the side store, by key.
-        key=ID(stored=True),
+        # Only what queries and filters need: the records are in the side store, by key. A hit's
+        # key and language are read from columns, which is much quicker than stored fields.
+        key=ID(sortable=True),
         vid=ID(unique=True),  # the version's id in the side store
-        lang=ID(stored=True),
+        lang=ID(sortable=True),
         kind=ID,
-        heading=STORED,  # the folded title, for "the query names this rule" (Supertipi -> 205.4)
         terms=TEXT(analyzer=analyzer("en"), phrase=True),
         **fields,
     )

@@ -16,6 +16,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.text import fold
+
 if TYPE_CHECKING:
     from indexer.build import Version
 
@@ -26,7 +28,7 @@ Membership = tuple[tuple[str, ...], tuple[str, ...]]  # (editions, sources)
 
 _SCHEMA = """
 CREATE TABLE versions (
-    vid TEXT PRIMARY KEY, key TEXT, section TEXT, lang TEXT,
+    vid TEXT PRIMARY KEY, key TEXT, section TEXT, lang TEXT, heading TEXT,
     editions TEXT, sources TEXT, record TEXT
 );
 CREATE TABLE citations (cited TEXT, key TEXT);
@@ -34,6 +36,7 @@ CREATE TABLE citations (cited TEXT, key TEXT);
 _INDEXES = """
 CREATE INDEX versions_key ON versions (key);
 CREATE INDEX versions_section ON versions (section);
+CREATE INDEX versions_heading ON versions (heading);
 CREATE INDEX citations_cited ON citations (cited);
 """
 
@@ -59,6 +62,7 @@ def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:
             record.key,
             section_of(record.key),
             record.lang,
+            fold(record.title) if record.title else "",
             _join(version.editions),
             _join(version.sources),
             json.dumps(record.to_dict(), ensure_ascii=False),
@@ -75,7 +79,7 @@ def write(folder: Path, versions: list[Version]) -> None:
     """Create the store of a new build."""
     with closing(sqlite3.connect(folder / SIDESTORE)) as db:
         db.executescript(_SCHEMA)
-        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)", _rows(versions))
+        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(versions))
         db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(versions))
         db.executescript(_INDEXES)
         db.commit()
@@ -90,7 +94,7 @@ def memberships(folder: Path) -> dict[str, Membership]:
 def update(folder: Path, added: list[Version], changed: dict[str, Membership]) -> None:
     """Insert the new versions and give the changed ones their new editions and sources."""
     with closing(sqlite3.connect(folder / SIDESTORE)) as db:
-        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)", _rows(added))
+        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(added))
         db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(added))
         db.executemany(
             "UPDATE versions SET editions = ?, sources = ? WHERE vid = ?",
@@ -123,6 +127,13 @@ class Reader:
             clauses.append("(key >= ? AND key < ?)")
             arguments += [prefix, prefix + "\U0010ffff"]
         return self._records(" OR ".join(clauses), arguments) if clauses else []
+
+    def headed(self, folded_title: str) -> list[str]:
+        """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.text.fold."""
+        rows = self.db.execute(
+            "SELECT DISTINCT key FROM versions WHERE heading = ?", (folded_title,)
+        )
+        return [key for (key,) in rows]
 
     def in_section(self, section: str) -> list[dict[str, Any]]:
         return self._records("section = ?", [section])

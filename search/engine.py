@@ -50,6 +50,12 @@ class Engine:
         # and repeats it should not lose to a short one that mentions it once.
         return index.open_dir(str(self.folder)).searcher(weighting=PerLanguageBM25F(B=0.4))
 
+    @cached_property
+    def _columns(self) -> tuple[Any, Any]:
+        """Each document's key and language, by document number."""
+        reader = self.searcher.reader()
+        return reader.column_reader("key"), reader.column_reader("lang")
+
     def close(self) -> None:
         if "searcher" in self.__dict__:
             self.searcher.close()
@@ -109,17 +115,18 @@ class Engine:
         languages = self.query_languages(text)
         query = self.parse(text)
         hits = self.searcher.search(query, limit=max(200, limit * 20), filter=self._filter(filters))
+        keys, langs = self._columns
         best: dict[str, float] = {}
-        for hit in hits:
-            key = mechanic_of_rule(hit["key"]) or hit["key"]
+        for score, docnum in hits.top_n:
+            key = mechanic_of_rule(keys[docnum]) or keys[docnum]
             # Evidence in the query's own language counts fully; a translation's match less.
-            weight = 1.0 if not languages or hit["lang"] in languages else OTHER_LANGUAGE_WEIGHT
-            best[key] = max(best.get(key, 0.0), hit.score * weight)
+            weight = 1.0 if not languages or langs[docnum] in languages else OTHER_LANGUAGE_WEIGHT
+            best[key] = max(best.get(key, 0.0), score * weight)
         # A query that names a key or a heading exactly ("Station", "Supertipi") asks for it.
         named = fold(text.strip().strip('"'))
         named_keys = {key for key in best if fold(key) == named}
-        headed = [hit["key"] for hit in hits if hit.get("heading") == named]
-        named_keys |= {mechanic_of_rule(key) or key for key in headed}
+        headed = {mechanic_of_rule(key) or key for key in self.versions.headed(named)}
+        named_keys |= headed & set(best)
         for key in named_keys:
             best[key] *= EXACT_NAME_BONUS
         ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
@@ -231,8 +238,9 @@ class Engine:
             return []
         query = Term("terms", words[0]) if len(words) == 1 else Phrase("terms", words)
         keys: dict[str, None] = {}
-        for hit in self.searcher.search(query, limit=200):
-            keys.setdefault(mechanic_of_rule(hit["key"]) or hit["key"], None)
+        column, _ = self._columns
+        for _, docnum in self.searcher.search(query, limit=200).top_n:
+            keys.setdefault(mechanic_of_rule(column[docnum]) or column[docnum], None)
         return list(keys)[:limit]
 
     # --- suggestions and references ---------------------------------------------------------
