@@ -236,7 +236,15 @@ class TermBase:
         english = self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())
         wanted = {c.lower() for c in self.english_for(phrase) | english}
         wanted = wanted or self.composed(phrase)
-        return [t for t in self.terms if t.english.lower() in wanted]
+        by_english = self._by_english()
+        return [t for concept in sorted(wanted) for t in by_english.get(concept, ())]
+
+    @cache  # noqa: B019 - one term base per build, kept for its lifetime
+    def _by_english(self) -> dict[str, list[Term]]:
+        found: dict[str, list[Term]] = {}
+        for term in self.terms:
+            found.setdefault(term.english.lower(), []).append(term)
+        return found
 
     def composed(self, phrase: str) -> set[str]:
         """A two-word phrase whose words name two concepts that together name a third:

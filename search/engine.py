@@ -113,7 +113,7 @@ class Engine:
         """Ranked results and the folded, stemmed words that matched (for highlighting)."""
         text = validate(text)
         languages = self.query_languages(text)
-        query = self.parse(text)
+        query, matched = self.query(text)
         hits = self.searcher.search(query, limit=max(200, limit * 20), filter=self._filter(filters))
         keys, langs = self._columns
         best: dict[str, float] = {}
@@ -132,8 +132,17 @@ class Engine:
         ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
         results = [Result(key, score) for key, score in ranked]
         self._fill(results, filters)
-        matched = {word for _, word in query.iter_all_terms() if isinstance(word, str)}
-        return results, matched
+        return results, set(matched)
+
+    def query(self, text: str) -> tuple[Any, list[str]]:
+        """The Whoosh query and the words it searches: built directly for words and phrases,
+        parsed when the query has operators."""
+        from search import builder
+
+        if builder.is_plain(text):
+            return builder.build(text, self.translations, is_stop_word)
+        query = self.parse(text)
+        return query, sorted({w for _, w in query.iter_all_terms() if isinstance(w, str)})
 
     def _fill(self, results: list[Result], filters: Filters) -> None:
         if not results:
@@ -226,6 +235,14 @@ class Engine:
         for term in self.termbase.lookup(word):
             found.update((term.english, term.term))
         return {t for t in found if len(t.split()) <= 3}
+
+    def translations(self, word: str) -> set[tuple[str, str]]:
+        """A word in any language -> (language, term) of its English concepts in every
+        language, English included."""
+        found: set[tuple[str, str]] = set()
+        for term in self.termbase.lookup(word):
+            found.update((("en", term.english), (term.lang, term.term)))
+        return {(lang, t) for lang, t in found if len(t.split()) <= 3}
 
     def rules_using(self, concept: str, limit: int = 20) -> list[str]:
         """Keys of the records that mention an English concept, most mentions first."""

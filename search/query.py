@@ -12,7 +12,7 @@ MAX_QUERY_CHARS = 500
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # Elided articles and prepositions: l'artefatto, dell'abilità, d'artefacts, qu'un.
 ELISION = re.compile(r"^(?:l|d|dell|nell|all|dall|sull|un|qu|j|n|s|c|m|t)['’]", re.IGNORECASE)
-_TOKEN = re.compile(r'"[^"]*"|\(|\)|[^\s()"]+')
+TOKEN = re.compile(r'"[^"]*"|\(|\)|[^\s()"]+')
 
 
 class QueryError(ValueError):
@@ -56,7 +56,7 @@ def validate(text: str) -> str:
         raise QueryError(f'query {shown!r} has an unbalanced quote; close the phrase with "')
     if stripped.count("(") != stripped.count(")"):
         raise QueryError(f"query {shown!r} has unbalanced parentheses")
-    words = [t for t in _TOKEN.findall(stripped) if t not in "()"]
+    words = [t for t in TOKEN.findall(stripped) if t not in "()"]
     if not any(re.search(r"\w", t) for t in words):
         raise QueryError(
             f"query {shown!r} has no words to search for; '*' and symbols alone match nothing"
@@ -81,7 +81,7 @@ def expand(text: str, alternatives: Callable[[str], set[str]], stop: Callable[[s
 
     Operators, parentheses and quoted phrases are left as they are; leading or trailing
     operators are dropped so that `OR legendary` still searches; bare stop words go."""
-    tokens = _TOKEN.findall(text)
+    tokens = TOKEN.findall(text)
     while tokens and tokens[0] in OPERATORS - {"NOT", "ANDNOT"}:
         tokens.pop(0)
     while tokens and tokens[-1] in OPERATORS:

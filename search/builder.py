@@ -1,0 +1,117 @@
+"""A plain query (words and "quoted phrases") straight to a Whoosh query, without the parser.
+
+Each word is searched as typed in every language's text (its language is not known) and in
+the English concepts of the translations; its translations from the term base are searched only
+in their own language's text (an English word stemmed as Italian finds nothing, and looking for
+it costs as much as looking for a real one). The same for the multi-word terms consecutive
+words name, as phrases. Queries with operators, parentheses or wildcards go through Whoosh's
+parser instead (Engine.parse)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from search.query import ELISION, OPERATORS, PHRASE_WEIGHT, TOKEN, TRANSLATION_WEIGHT, QueryError
+
+Translations = Callable[[str], set[tuple[str, str]]]  # word -> {(language, term)}
+
+TERMS_FIELD = "terms"  # English concepts of the translated records
+
+
+def is_plain(text: str) -> bool:
+    """Words and quoted phrases only: no operators, parentheses or wildcards."""
+    tokens = TOKEN.findall(text)
+    return not any(
+        t in OPERATORS or t in "()" or (("*" in t or "?" in t) and not t.startswith('"'))
+        for t in tokens
+    )
+
+
+def fields_for(lang: str) -> tuple[str, ...]:
+    from indexer.schema import text_field
+
+    return (text_field(lang), TERMS_FIELD) if lang == "en" else (text_field(lang),)
+
+
+def build(
+    text: str, translations: Translations, stop: Callable[[str], bool]
+) -> tuple[Any, list[str]]:
+    """The Whoosh query of a plain query, and the words it searches (for highlighting)."""
+    from whoosh.query import And, Or
+
+    from indexer.schema import INDEX_LANGS, text_field
+
+    every_field = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
+    tokens = TOKEN.findall(text)
+    groups = []
+    for token in tokens:
+        if token.startswith('"'):
+            group = [_phrase(field, token.strip('"'), 1.0) for field in every_field]
+            groups.append(Or([q for q in group if q is not None]))
+            continue
+        bare = ELISION.sub("", token.strip("*?+-"))
+        if stop(bare.lower()):
+            continue  # a stop word in any language would make every other language miss
+        alternatives: list[Any] = [_word(field, token, 1.0) for field in every_field]
+        for lang, term in sorted(translations(bare)):
+            if " " in term or term.lower() == bare.lower():
+                continue
+            alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
+        groups.append(Or([q for q in alternatives if q is not None]))
+    groups = [g for g in groups if g.subqueries]
+    if not groups:
+        raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
+    query: Any = And(groups)
+    phrases = [
+        _phrase(field, phrase, PHRASE_WEIGHT)
+        for lang, phrase in _named_phrases(tokens, translations)
+        for field in fields_for(lang)
+    ]
+    if any(phrases):
+        query = Or([query, *[p for p in phrases if p is not None]])
+    query = query.normalize()
+    return query, sorted({word for _, word in query.iter_all_terms() if isinstance(word, str)})
+
+
+def _analyze(field: str, text: str) -> list[str]:
+    from indexer.analyzers import analyzer
+
+    lang = "en" if field == TERMS_FIELD else field.removeprefix("text_")
+    return [token.text for token in analyzer(lang)(text)]
+
+
+def _word(field: str, text: str, boost: float) -> Any:
+    """A word in one field: a term, the terms of a compound (sur-type), or nothing (stop)."""
+    from whoosh.query import And, Term
+
+    words = _analyze(field, text)
+    if not words:
+        return None
+    if len(words) == 1:
+        return Term(field, words[0], boost=boost)
+    return And([Term(field, w) for w in words], boost=boost)
+
+
+def _phrase(field: str, text: str, boost: float) -> Any:
+    from whoosh.query import Phrase, Term
+
+    words = _analyze(field, text)
+    if not words:
+        return None
+    if len(words) == 1:
+        return Term(field, words[0], boost=boost)
+    return Phrase(field, words, slop=1, boost=boost)
+
+
+def _named_phrases(tokens: Iterable[str], translations: Translations) -> list[tuple[str, str]]:
+    """Multi-word terms named by two or three consecutive words, with their language."""
+    words = [ELISION.sub("", t) for t in tokens]
+    if any(w.startswith('"') for w in words):
+        return []  # the query quotes its own phrases
+    found: set[tuple[str, str]] = set()
+    for size in (2, 3):
+        for start in range(len(words) - size + 1):
+            named = " ".join(words[start : start + size])
+            found.update((lang, term) for lang, term in translations(named) if " " in term)
+    return sorted(found)
