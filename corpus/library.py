@@ -143,6 +143,20 @@ def load() -> Loaded:
     return Loaded(documents, failures)
 
 
+def prune_cache() -> int:
+    """Remove the parses cached by other versions of the code (they are never read again);
+    returns how many."""
+    folder = home() / "cache"
+    current = f"-{code_version()}.pickle"
+    removed = 0
+    with contextlib.suppress(OSError):
+        for path in folder.iterdir():
+            if path.is_file() and not path.name.endswith(current) and not path.name.startswith("."):
+                path.unlink(missing_ok=True)
+                removed += 1
+    return removed
+
+
 def _parse_or_error(source: Source) -> Document | str:
     from corpus.ingest import IngestError
 

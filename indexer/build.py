@@ -166,6 +166,7 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
                     added_editions=True,
                 )
         loaded = library.load()
+        library.prune_cache()
         folder, records_count, count = _build_in_full(home, loaded, state, print_, progress)
         _remove_stale_builds(home, keep=folder.name)
         return BuildResult(

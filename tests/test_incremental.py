@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from conftest import IT, seed
 
 from indexer import sidestore
 from indexer.build import TERMBASE, VOCABULARY, build
@@ -99,7 +100,6 @@ def test_an_edition_that_changes_the_term_base_is_a_full_build(home: Path, share
 
 def test_a_new_translation_is_a_full_build(home: Path, shared_data: Path):
     """Only English editions are added in place; any other change rebuilds."""
-    from tests.conftest import IT, seed
 
     (home / "documents").mkdir(parents=True)
     shutil.copy(edition(shared_data, "20250207"), home / "documents")

@@ -148,3 +148,16 @@ def test_read_only_home_keeps_answering(home: Path, monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 0
     assert "Read-only file system" in result.stderr and "previous one" in result.stderr
     assert json.loads(result.stdout)["results"][0]["key"] == "205.4d"
+
+
+def test_a_full_build_removes_parses_cached_by_other_code(home: Path):
+    """Parses cached by another version of the code are removed; the current ones stay."""
+    from corpus.library import code_version
+
+    build(home)
+    cache = home / "cache"
+    stale = cache / f"{'0' * 32}-0123456789abcdef.pickle"
+    stale.write_bytes(b"old")
+    build(home, force=True)
+    assert not stale.exists()
+    assert sorted(p.name.split("-")[1] for p in cache.iterdir()) == [f"{code_version()}.pickle"] * 4
