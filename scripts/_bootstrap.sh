@@ -11,6 +11,13 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
   spec="$ROOT"
   [ -n "$extras" ] && spec="$ROOT[$extras]"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$spec" >&2
+  # pip's chatter (and index warnings about this machine's mirrors) goes to a log, shown only
+  # when the install fails.
+  log="$VENV/bootstrap.log"
+  if ! "$VENV/bin/python" -m pip install --disable-pip-version-check -e "$spec" >"$log" 2>&1; then
+    tail -n 30 "$log" >&2
+    echo "mtgrules: installing into $VENV failed (full log: $log)" >&2
+    exit 1
+  fi
   echo "$want" > "$stamp"
 fi
