@@ -245,15 +245,21 @@ class Engine:
         return {(lang, t) for lang, t in found if len(t.split()) <= 3}
 
     def rules_using(self, concept: str, limit: int = 20) -> list[str]:
-        """Keys of the records that mention an English concept, most mentions first."""
-        from whoosh.query import Phrase, Term
+        """Keys of the records that mention an English concept, most mentions first: English
+        rules by their text, translations by the concepts found in theirs."""
+        from whoosh.query import Or, Phrase, Term
 
         from indexer.analyzers import stems
 
         words = stems(concept, "en")
         if not words:
             return []
-        query = Term("terms", words[0]) if len(words) == 1 else Phrase("terms", words)
+        query = Or(
+            [
+                Term(field, words[0]) if len(words) == 1 else Phrase(field, words)
+                for field in ("terms", "text_en")
+            ]
+        )
         keys: dict[str, None] = {}
         column, _ = self._columns
         for _, docnum in self.searcher.search(query, limit=200).top_n:
