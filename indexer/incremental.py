@@ -225,6 +225,8 @@ def _link_index(live: Path, folder: Path) -> None:
     for path in live.iterdir():
         if not path.is_file() or path.name in OWN_FILES or path.name == sidestore.SIDESTORE:
             continue
+        if path.name.endswith("WRITELOCK"):
+            continue  # the writer makes its own; a shared one would tie the two folders
         try:
             os.link(path, folder / path.name)
         except OSError:

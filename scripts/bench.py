@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -161,6 +162,18 @@ def peak_child_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+def bars(results: dict[str, Any]) -> dict[str, bool]:
+    """Each bar of PRODUCT.md and whether this run meets it (medians)."""
+    return {
+        "full build <= 10 s": results["full_build_s"]["median"] <= 10,
+        "add one edition <= 2 s": results["add_one_edition_s"]["median"] <= 2,
+        "warm query p50 <= 1.5x FTS5": results["warm_query_ms"]["ratio_p50"] <= 1.5,
+        "search process <= 0.25 s": results["process_search_s"]["median"] <= 0.25,
+        "show process <= 0.15 s": results["process_show_s"]["median"] <= 0.15,
+        "build peak memory <= 400 MB": results["build_peak_rss_mb"] <= 400,
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "cr" / "en")
@@ -176,7 +189,7 @@ def main() -> int:
     env = {**os.environ, "MTGRULES_HOME": str(home)}
     mtgrules = str(VENV_BIN / "mtgrules")
     python = str(VENV_BIN / "python")
-    results: dict[str, object] = {
+    results: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
         "date": time.strftime("%Y-%m-%d"),
@@ -256,12 +269,16 @@ def main() -> int:
     results["process_show_s"] = median_range(shows)
     results["process_fts5_s"] = median_range(fts_processes)
     shutil.rmtree(work, ignore_errors=True)
+    results["bars"] = bars(results)
 
     if args.json:
         print(json.dumps(results, indent=1))
     else:
         for name, value in results.items():
-            print(f"{name:24} {value}")
+            if name != "bars":
+                print(f"{name:24} {value}")
+        for bar, met in results["bars"].items():
+            print(f"{'met' if met else 'NOT MET':8} {bar}")
     return 0
 
 
