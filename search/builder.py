@@ -82,26 +82,28 @@ def _analyze(field: str, text: str) -> list[str]:
 
 
 def _word(field: str, text: str, boost: float) -> Any:
-    """A word in one field: a term, the terms of a compound (sur-type), or nothing (stop)."""
+    """A word in one field: a term, all the terms of a compound (sur-type), or None (a stop
+    word there)."""
     from whoosh.query import And, Term
 
-    words = _analyze(field, text)
-    if not words:
-        return None
-    if len(words) == 1:
-        return Term(field, words[0], boost=boost)
-    return And([Term(field, w) for w in words], boost=boost)
+    return _combined(field, text, boost, lambda words: And([Term(field, w) for w in words]))
 
 
 def _phrase(field: str, text: str, boost: float) -> Any:
-    from whoosh.query import Phrase, Term
+    """A phrase in one field (a term when it is one word there), or None."""
+    from whoosh.query import Phrase
+
+    return _combined(field, text, boost, lambda words: Phrase(field, words, slop=1))
+
+
+def _combined(field: str, text: str, boost: float, several: Callable[[list[str]], Any]) -> Any:
+    from whoosh.query import Term
 
     words = _analyze(field, text)
     if not words:
         return None
-    if len(words) == 1:
-        return Term(field, words[0], boost=boost)
-    return Phrase(field, words, slop=1, boost=boost)
+    query = Term(field, words[0]) if len(words) == 1 else several(words)
+    return query.with_boost(boost) if boost != 1.0 else query
 
 
 def _named_phrases(tokens: Iterable[str], translations: Translations) -> list[tuple[str, str]]:

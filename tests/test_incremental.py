@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from conftest import IT, seed
 
 from indexer import sidestore
-from indexer.build import TERMBASE, VOCABULARY, build
+from indexer.build import TERMBASE, VOCABULARY, BuildResult, build
 from indexer.store import index_root, read_current
 from search.cli import cli
 
@@ -52,14 +52,27 @@ def snapshot(home: Path) -> dict[str, Any]:
     }
 
 
-def add_then_compare(home: Path, before: list[Path], added: Path) -> None:
+def build_then_add(home: Path, before: list[Path], added: Path | bytes) -> BuildResult:
+    """Build a library of `before`, add one file (a path, or the bytes of copia.txt), and
+    return what the refresh did."""
     documents = home / "documents"
     documents.mkdir(parents=True)
     for path in before:
         shutil.copy(path, documents / path.name)
     assert build(home).built
-    shutil.copy(added, documents / added.name)
+    if isinstance(added, Path):
+        shutil.copy(added, documents / added.name)
+    else:
+        (documents / "copia.txt").write_bytes(added)
     result = build(home)
+    assert result.built
+    return result
+
+
+def test_adding_the_newest_edition_equals_a_full_build(home: Path, shared_data: Path):
+    """The newest edition: undated translations now follow it and are re-aligned."""
+    before = [edition(shared_data, d) for d in ("20241108", "20250207")]
+    result = build_then_add(home, before, edition(shared_data, "20260807"))
     assert result.added_editions, "the new edition should have been added, not rebuilt"
     incremental = snapshot(home)
     full = build(home, force=True)
@@ -68,42 +81,22 @@ def add_then_compare(home: Path, before: list[Path], added: Path) -> None:
     assert json.loads(incremental["answers"][0])["results"][0]["key"] == "205.4d"
 
 
-def test_adding_the_newest_edition_equals_a_full_build(home: Path, shared_data: Path):
-    """The newest edition: undated translations now follow it and are re-aligned."""
-    before = [edition(shared_data, d) for d in ("20241108", "20250207")]
-    add_then_compare(home, before, edition(shared_data, "20260807"))
-
-
 def test_adding_an_older_edition_is_a_full_build(home: Path, shared_data: Path):
     """An edition older than those it shares rules with would change the records the index
     shows for them (a full build shows the first document's): it is rebuilt."""
-    (home / "documents").mkdir(parents=True)
-    for date in ("20241108", "20260807"):
-        shutil.copy(edition(shared_data, date), home / "documents")
-    assert build(home).built
-    shutil.copy(edition(shared_data, "20150123"), home / "documents")
-    result = build(home)
-    assert result.built and not result.added_editions
+    before = [edition(shared_data, d) for d in ("20241108", "20260807")]
+    assert not build_then_add(home, before, edition(shared_data, "20150123")).added_editions
 
 
 def test_an_edition_that_changes_the_term_base_is_a_full_build(home: Path, shared_data: Path):
     """2024-11-08 becomes the edition the Italian CR of 2024-11-23 follows: its lists pair
     with other English lists, the term base changes, and so do the terms of every record."""
-    (home / "documents").mkdir(parents=True)
-    for date in ("20240920", "20250207"):
-        shutil.copy(edition(shared_data, date), home / "documents")
-    assert build(home).built
-    shutil.copy(edition(shared_data, "20241108"), home / "documents")
-    result = build(home)
-    assert result.built and not result.added_editions
+    before = [edition(shared_data, d) for d in ("20240920", "20250207")]
+    assert not build_then_add(home, before, edition(shared_data, "20241108")).added_editions
 
 
 def test_a_new_translation_is_a_full_build(home: Path, shared_data: Path):
     """Only English editions are added in place; any other change rebuilds."""
-
-    (home / "documents").mkdir(parents=True)
-    shutil.copy(edition(shared_data, "20250207"), home / "documents")
-    assert build(home).built
-    (home / "documents" / "copia.txt").write_bytes(seed(IT).replace(b"205.4d", b"205.4e"))
-    result = build(home)
-    assert result.built and not result.added_editions
+    before = [edition(shared_data, "20250207")]
+    copy = seed(IT).replace(b"205.4d", b"205.4e")
+    assert not build_then_add(home, before, copy).added_editions
