@@ -141,9 +141,25 @@ LANGS = ("it", "fr", "es", "en")
 def stems(text: str, lang: str) -> list[str]:
     """Folded, stemmed content words (no articles or prepositions), as the term base compares
     them: "tipo di terra" and "tipos de tierra" both have two."""
+    return [stem for stem, _ in content_words(text, lang)]
+
+
+def content_words(text: str, lang: str) -> list[tuple[str, str]]:
+    """(stem, word as written, lower case) of each content word."""
     stop = _stop_words(lang)
     words = _WORD.findall(text.replace("-", "").lower())  # sur-type is one word: surtype
-    return [_stem(word, lang) for word in words if word not in stop]
+    return [(_stem(word, lang), word) for word in words if word not in stop]
+
+
+def written_alike(written: str, term: str) -> bool:
+    """Whether a word that stems like a term's word can be that word: not when it carries an
+    accent the term's word lacks (French "basé" is not "base", the word for basic, though both
+    fold and stem alike). A missing accent is only sloppy writing, and inflections differ in
+    more than accents."""
+    for form in (written, written[:-1] if written.endswith(("s", "x")) else ""):
+        if form and len(form) == len(term) and fold(form) == fold(term) and form != term:
+            return not any(a != b and fold(a) == b for a, b in zip(form, term, strict=True))
+    return True
 
 
 @cache
@@ -177,12 +193,15 @@ class TermBase:
         self.strong, self.weak = strong, weak
         self.terms = strong + weak
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
+        self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, ...]]] = {}
         for group in (strong, weak):
             additions: dict[tuple[str, tuple[str, ...]], set[str]] = {}
             for term in group:
-                key = (term.lang, tuple(stems(term.term, term.lang)))
+                words = content_words(term.term, term.lang)
+                key = (term.lang, tuple(stem for stem, _ in words))
                 if key[1] and len(key[1]) <= self.MAX_WORDS and key not in self._by_stems:
                     additions.setdefault(key, set()).add(concept_name(term.english))
+                    self._written.setdefault(key, set()).add(tuple(w for _, w in words))
             self._by_stems.update(additions)
         for concepts in list(self._by_stems.values()):
             for concept in concepts:
@@ -207,14 +226,26 @@ class TermBase:
 
     def concepts_in(self, text: str, lang: str) -> list[str]:
         """English concepts the text mentions, once per mention, in order."""
-        words = stems(text, lang)
+        written = content_words(text, lang)
+        words = [stem for stem, _ in written]
         starts = self._starts()
         found = []
         for start, word in enumerate(words):
             for key in starts.get((lang, word), ()):  # the terms that begin with this word
-                if tuple(words[start : start + len(key)]) == key:
+                end = start + len(key)
+                if tuple(words[start:end]) == key and self._is_written(
+                    lang, key, [w for _, w in written[start:end]]
+                ):
                     found.extend(sorted(self._by_stems[lang, key]))
         return found
+
+    def _is_written(self, lang: str, key: tuple[str, ...], words: list[str]) -> bool:
+        forms = self._written.get((lang, key))
+        if not forms:
+            return True
+        return any(
+            all(written_alike(w, t) for w, t in zip(words, form, strict=True)) for form in forms
+        )
 
     @cache  # noqa: B019 - one term base per build, kept for its lifetime
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
