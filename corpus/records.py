@@ -114,10 +114,18 @@ class Document:
         }
 
 
+def record_json(record: Record) -> bytes:
+    """One record as compact UTF-8 JSON: the line format of records.jsonl and the side store.
+    orjson, because json.dumps spent a second of every full build on 114,000 records."""
+    import orjson
+
+    return orjson.dumps(record.to_dict())
+
+
 def write_jsonl(records: Iterable[Record], out: IO[str]) -> int:
     count = 0
     for record in records:
-        out.write(json.dumps(record.to_dict(), ensure_ascii=False))
+        out.write(record_json(record).decode("utf-8"))
         out.write("\n")
         count += 1
     return count

@@ -16,6 +16,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.records import record_json
 from corpus.text import fold
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:
             fold(record.title) if record.title else "",
             _join(version.editions),
             _join(version.sources),
-            json.dumps(record.to_dict(), ensure_ascii=False),
+            record_json(record).decode("utf-8"),
         )
 
 

@@ -4,7 +4,6 @@ where each document's lines are in records.jsonl, and the vocabulary's counts.""
 
 from __future__ import annotations
 
-import json
 import pickle
 import zlib
 from collections import Counter
@@ -50,9 +49,9 @@ def references_for(translated: Iterable[Record], english: Iterable[Record]) -> l
 
 def chunk(records: Iterable[Record]) -> bytes:
     """One document's lines of records.jsonl."""
-    return "".join(json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in records).encode(
-        "utf-8"
-    )
+    from corpus.records import record_json
+
+    return b"".join(record_json(r) + b"\n" for r in records)
 
 
 def by_source(records: Iterable[Record]) -> Iterator[tuple[str, list[Record]]]:
