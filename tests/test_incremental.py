@@ -100,3 +100,17 @@ def test_a_new_translation_is_a_full_build(home: Path, shared_data: Path):
     before = [edition(shared_data, "20250207")]
     copy = seed(IT).replace(b"205.4d", b"205.4e")
     assert not build_then_add(home, before, copy).added_editions
+
+
+def test_a_changed_hand_off_file_is_a_full_build(home: Path, shared_data: Path):
+    """records.jsonl is copied forward by an incremental build: if it is not the one the live
+    build wrote (edited, or left by a build that died), the library is rebuilt instead."""
+    (home / "documents").mkdir(parents=True)
+    shutil.copy(edition(shared_data, "20250207"), home / "documents")
+    assert build(home).built
+    with (home / "records.jsonl").open("a", encoding="utf-8") as out:
+        out.write("\n")
+    shutil.copy(edition(shared_data, "20260807"), home / "documents")
+    result = build(home)
+    assert result.built and not result.added_editions
+    assert not (home / "records.jsonl").read_text("utf-8").endswith("\n\n")
