@@ -74,3 +74,9 @@ def mechanic_of_rule(key: str) -> str | None:
         return rules[key]
     stem = key.rstrip("abcdefghijklmnopqrstuvwxyz")
     return rules.get(stem) if stem != key else None
+
+
+def result_key(key: str) -> str:
+    """The key a record is shown under: its mechanic's name for the mechanic's own rules
+    (702.184a -> Station), else its own."""
+    return mechanic_of_rule(key) or key

@@ -1,4 +1,5 @@
-"""The Whoosh schema: one text field per language, English terms, exact fields, a payload."""
+"""The Whoosh schema: one text field per language, the translations' English concepts, and the
+exact fields queries and filters need."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from whoosh.fields import ID, TEXT, Schema
 from indexer.analyzers import analyzer
 
 INDEX_LANGS = ("it", "fr", "es", "en")
+TERMS_FIELD = "terms"  # the English concepts found in a translated record's text
 
 
 def text_field(lang: str) -> str:
@@ -15,6 +17,7 @@ def text_field(lang: str) -> str:
 
 def build_schema() -> Schema:
     fields = {text_field(lang): TEXT(analyzer=analyzer(lang), phrase=True) for lang in INDEX_LANGS}
+    fields[TERMS_FIELD] = TEXT(analyzer=analyzer("en"), phrase=True)
     return Schema(
         # Only what queries and filters need: the records are in the side store, by key. A hit's
         # key and language are read from columns, which is much quicker than stored fields.
@@ -22,6 +25,5 @@ def build_schema() -> Schema:
         vid=ID(unique=True),  # the version's id in the side store
         lang=ID(sortable=True),
         kind=ID,
-        terms=TEXT(analyzer=analyzer("en"), phrase=True),
         **fields,
     )

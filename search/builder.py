@@ -9,14 +9,21 @@ parser instead (Engine.parse)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
-from search.query import ELISION, OPERATORS, PHRASE_WEIGHT, TOKEN, TRANSLATION_WEIGHT, QueryError
-
-Translations = Callable[[str], set[tuple[str, str]]]  # word -> {(language, term)}
-
-TERMS_FIELD = "terms"  # English concepts of the translated records
+from indexer.schema import TERMS_FIELD
+from search.query import (
+    ELISION,
+    OPERATORS,
+    PHRASE_WEIGHT,
+    TOKEN,
+    TRANSLATION_WEIGHT,
+    QueryError,
+    Translations,
+    named_phrases,
+    word_translations,
+)
 
 
 def is_plain(text: str) -> bool:
@@ -54,9 +61,7 @@ def build(
         if stop(bare.lower()):
             continue  # a stop word in any language would make every other language miss
         alternatives: list[Any] = [_word(field, token, 1.0) for field in every_field]
-        for lang, term in sorted(translations(bare)):
-            if " " in term or term.lower() == bare.lower():
-                continue
+        for lang, term in word_translations(bare, translations):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
@@ -65,7 +70,7 @@ def build(
     query: Any = And(groups)
     phrases = [
         _phrase(field, phrase, PHRASE_WEIGHT)
-        for lang, phrase in _named_phrases(tokens, translations)
+        for lang, phrase in named_phrases(tokens, translations)
         for field in fields_for(lang)
     ]
     if any(phrases):
@@ -104,16 +109,3 @@ def _combined(field: str, text: str, boost: float, several: Callable[[list[str]]
         return None
     query = Term(field, words[0]) if len(words) == 1 else several(words)
     return query.with_boost(boost) if boost != 1.0 else query
-
-
-def _named_phrases(tokens: Iterable[str], translations: Translations) -> list[tuple[str, str]]:
-    """Multi-word terms named by two or three consecutive words, with their language."""
-    words = [ELISION.sub("", t) for t in tokens]
-    if any(w.startswith('"') for w in words):
-        return []  # the query quotes its own phrases
-    found: set[tuple[str, str]] = set()
-    for size in (2, 3):
-        for start in range(len(words) - size + 1):
-            named = " ".join(words[start : start + size])
-            found.update((lang, term) for lang, term in translations(named) if " " in term)
-    return sorted(found)

@@ -8,7 +8,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.mechanics import mechanic_of_rule, owned_rules
+from corpus.mechanics import owned_rules, result_key
 from corpus.numbers import sort_key
 from corpus.text import fold
 from search.query import OPERATORS, NumberQuery, QueryError, expand, validate
@@ -95,10 +95,14 @@ class Engine:
                 r for r in self.versions.with_keys([mechanic]) if filters.keep(r)
             )
         results = sorted(groups.values(), key=lambda r: sort_key(r.key))
+        self._arrange(results, filters)
+        return results
+
+    def _arrange(self, results: list[Result], filters: Filters) -> None:
+        """Each result's records in reading order, with the English versions a reader needs."""
         for result in results:
             result.records = order_records(result.records)
             select_english(result, self.english_editions, filters.edition)
-        return results
 
     @staticmethod
     def _covers(number: NumberQuery, key: str) -> bool:
@@ -118,14 +122,14 @@ class Engine:
         keys, langs = self._columns
         best: dict[str, float] = {}
         for score, docnum in hits.top_n:
-            key = mechanic_of_rule(keys[docnum]) or keys[docnum]
+            key = result_key(keys[docnum])
             # Evidence in the query's own language counts fully; a translation's match less.
             weight = 1.0 if not languages or langs[docnum] in languages else OTHER_LANGUAGE_WEIGHT
             best[key] = max(best.get(key, 0.0), score * weight)
         # A query that names a key or a heading exactly ("Station", "Supertipi") asks for it.
         named = fold(text.strip().strip('"'))
         named_keys = {key for key in best if fold(key) == named}
-        headed = {mechanic_of_rule(key) or key for key in self.versions.headed(named)}
+        headed = {result_key(key) for key in self.versions.headed(named)}
         named_keys |= headed & set(best)
         for key in named_keys:
             best[key] *= EXACT_NAME_BONUS
@@ -150,24 +154,22 @@ class Engine:
         by_key = {result.key: result for result in results}
         owned = [rule for rule, name in owned_rules().items() if name in by_key]
         for record in self.versions.with_keys(list(by_key), prefixes=owned):
-            key = mechanic_of_rule(record["key"]) if record["key"] not in by_key else record["key"]
+            key = record["key"] if record["key"] in by_key else result_key(record["key"])
             if key in by_key and filters.keep(record):
                 by_key[key].records.append(record)
-        for result in results:
-            result.records = order_records(result.records)
-            select_english(result, self.english_editions, filters.edition)
+        self._arrange(results, filters)
 
     def parse(self, text: str):
         from whoosh import qparser
         from whoosh.query import NullQuery
 
-        from indexer.schema import INDEX_LANGS, text_field
+        from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
 
-        fields = [text_field(lang) for lang in INDEX_LANGS] + ["terms"]
+        fields = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
         parser = qparser.MultifieldParser(fields, self.searcher.schema, group=qparser.AndGroup)
         for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
             parser.remove_plugin_class(plugin)
-        expanded = expand(text, self.alternatives, is_stop_word)
+        expanded = expand(text, self.translations, is_stop_word)
         if not expanded.strip():
             raise QueryError(
                 f"query {text!r} has only common words (stop words); add a content word"
@@ -229,13 +231,6 @@ class Engine:
         except (OSError, ValueError, KeyError, TypeError):
             return TermBase(static_terms())
 
-    def alternatives(self, word: str) -> set[str]:
-        """A word in any language -> its English concepts and their terms in every language."""
-        found: set[str] = set()
-        for term in self.termbase.lookup(word):
-            found.update((term.english, term.term))
-        return {t for t in found if len(t.split()) <= 3}
-
     def translations(self, word: str) -> set[tuple[str, str]]:
         """A word in any language -> (language, term) of its English concepts in every
         language, English included."""
@@ -250,6 +245,7 @@ class Engine:
         from whoosh.query import Or, Phrase, Term
 
         from indexer.analyzers import stems
+        from indexer.schema import TERMS_FIELD, text_field
 
         words = stems(concept, "en")
         if not words:
@@ -257,13 +253,13 @@ class Engine:
         query = Or(
             [
                 Term(field, words[0]) if len(words) == 1 else Phrase(field, words)
-                for field in ("terms", "text_en")
+                for field in (TERMS_FIELD, text_field("en"))
             ]
         )
         keys: dict[str, None] = {}
         column, _ = self._columns
         for _, docnum in self.searcher.search(query, limit=200).top_n:
-            keys.setdefault(mechanic_of_rule(column[docnum]) or column[docnum], None)
+            keys.setdefault(result_key(column[docnum]), None)
         return list(keys)[:limit]
 
     # --- suggestions and references ---------------------------------------------------------

@@ -75,9 +75,36 @@ TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as ty
 PHRASE_WEIGHT = 2.0  # a multi-word term (tipo di artefatto) is strong evidence
 
 
-def expand(text: str, alternatives: Callable[[str], set[str]], stop: Callable[[str], bool]) -> str:
-    """Add each word's translations as weaker alternatives: `tierra` -> `(tierra OR land^0.5 OR
-    terra^0.5 ...)`, and the multi-word terms that consecutive words name as phrases.
+Translations = Callable[[str], set[tuple[str, str]]]  # word or phrase -> {(language, term)}
+
+
+def word_translations(word: str, translations: Translations) -> list[tuple[str, str]]:
+    """A word's one-word translations other than itself, with their language, in order."""
+    return sorted(
+        (lang, term)
+        for lang, term in translations(word)
+        if " " not in term and term.lower() != word.lower()
+    )
+
+
+def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[str, str]]:
+    """Multi-word terms named by two or three consecutive plain words of the query, with their
+    language; none when the query has operators or quotes of its own."""
+    if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
+        return []
+    found: set[tuple[str, str]] = set()
+    tokens = [ELISION.sub("", t) for t in tokens]
+    for size in (2, 3):
+        for start in range(len(tokens) - size + 1):
+            words = " ".join(tokens[start : start + size])
+            found.update((lang, term) for lang, term in translations(words) if " " in term)
+    return sorted(found)
+
+
+def expand(text: str, translations: Translations, stop: Callable[[str], bool]) -> str:
+    """Whoosh query syntax for a query with operators: each word's translations as weaker
+    alternatives, `tierra` -> `(tierra OR land^0.5 OR terra^0.5 ...)`, and the multi-word terms
+    that consecutive words name as phrases. (Plain queries are built directly: builder.py.)
 
     Operators, parentheses and quoted phrases are left as they are; leading or trailing
     operators are dropped so that `OR legendary` still searches; bare stop words go."""
@@ -94,26 +121,11 @@ def expand(text: str, alternatives: Callable[[str], set[str]], stop: Callable[[s
         bare = ELISION.sub("", token.strip("*?+-"))
         if stop(bare.lower()):
             continue  # a stop word in any language would make every other language miss
-        others = sorted(
-            alt for alt in alternatives(bare) if " " not in alt and alt.lower() != bare.lower()
-        )
+        others = sorted({term for _, term in word_translations(bare, translations)})
         weighted = [f"{alt}^{TRANSLATION_WEIGHT}" for alt in others]
         out.append(f"({token} OR {' OR '.join(weighted)})" if weighted else token)
-    phrases = _phrases(tokens, alternatives)
+    phrases = sorted({phrase for _, phrase in named_phrases(tokens, translations)})
     if not phrases or not out:
         return " ".join(out)
     quoted = " OR ".join(f'"{p}"^{PHRASE_WEIGHT}' for p in phrases)
     return f"({' '.join(out)}) OR {quoted}"
-
-
-def _phrases(tokens: list[str], alternatives: Callable[[str], set[str]]) -> list[str]:
-    """Multi-word terms named by two or three consecutive plain words of the query."""
-    if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
-        return []
-    found: set[str] = set()
-    tokens = [ELISION.sub("", t) for t in tokens]
-    for size in (2, 3):
-        for start in range(len(tokens) - size + 1):
-            words = " ".join(tokens[start : start + size])
-            found.update(alt for alt in alternatives(words) if " " in alt)
-    return sorted(found)

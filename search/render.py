@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from search.results import LANG_ORDER, Result
+from search.results import LANG_ORDER, Result, shown_source
 
 WIDE_ENOUGH = 110
 
@@ -41,7 +41,7 @@ def label(record: dict[str, Any]) -> str:
     editions = record.get("editions") or []
     if len(editions) > 1:
         edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"
-    source = (record.get("sources") or [record["source"]])[-1]
+    source = shown_source(record)
     align = record["align"]
     aligned = (
         ""

@@ -55,7 +55,7 @@ def record_json(record: dict[str, Any]) -> dict[str, Any]:
         "number": record["number"],
         "kind": record["kind"],
         "edition": record["edition"],
-        "source": (record.get("sources") or [record["source"]])[-1],
+        "source": shown_source(record),
         "text": record["text"],
         "align": record["align"],
     }
@@ -67,6 +67,11 @@ def record_json(record: dict[str, Any]) -> dict[str, Any]:
     if len(record.get("editions", [])) > 1:
         out["editions"] = record["editions"]
     return out
+
+
+def shown_source(record: dict[str, Any]) -> str:
+    """The document a record is shown from: the newest that carries its text."""
+    return str((record.get("sources") or [record["source"]])[-1])
 
 
 def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
