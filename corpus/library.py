@@ -74,10 +74,15 @@ def user_sources() -> list[Source]:
     if not folder.is_dir():
         return []
     return [
-        Source(path.name, path.read_bytes(), {})
+        user_source(path.name)
         for path in sorted(folder.iterdir())
         if path.is_file() and not path.name.startswith(".")
     ]
+
+
+def user_source(name: str) -> Source:
+    """One document the user added (OSError if it is gone)."""
+    return Source(name, (documents_dir() / name).read_bytes(), {})
 
 
 def all_sources() -> list[Source]:
@@ -113,9 +118,13 @@ def parse_source(source: Source) -> Document:
     from corpus.ingest import ingest_bytes
 
     document = ingest_bytes(source.data, source.name, source.hints)
-    with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
-        write_atomic(path, pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
+    _cache(source, document)
     return document
+
+
+def _cache(source: Source, document: Document) -> None:
+    with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
+        write_atomic(_cache_path(source), pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 @dataclass(frozen=True)
@@ -199,9 +208,5 @@ def add_document(data: bytes, name: str, known: set[str] | None = None) -> Added
     target.write_bytes(data)
     known.add(digest)
     if target.name == name:
-        with contextlib.suppress(OSError):  # warm the parse cache for the next build
-            write_atomic(
-                _cache_path(Source(name, data, {})),
-                pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL),
-            )
+        _cache(Source(name, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)

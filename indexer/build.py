@@ -1,5 +1,6 @@
-"""Build the index from the records: one Whoosh document per distinct record version, with the
-editions and sources it belongs to. Builds go to a new folder; CURRENT is swapped on success."""
+"""Build the index from the records: one Whoosh document per distinct record version, and the
+side store of its record, editions and sources. Builds go to a new folder; CURRENT is swapped
+on success."""
 
 from __future__ import annotations
 
@@ -12,51 +13,57 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus.records import Record
 from corpus.text import fold
 from indexer.freshness import code_stamp, fingerprint, source_state
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
+if TYPE_CHECKING:
+    from corpus.library import Loaded
+
 Progress = Callable[[int, int], None]
+
+
+def version_id(record: Record) -> str:
+    """What makes two records one version: the same text under the same key and number."""
+    r = record
+    ident = "\x1f".join(
+        [r.lang, r.key, r.number or "", r.kind, r.parent or "", r.text, str(r.inferred)]
+    )
+    return hashlib.sha1(ident.encode("utf-8")).hexdigest()[:20]
 
 
 @dataclass(frozen=True)
 class Version:
     """One distinct text of one record, and every edition and source that carries it."""
 
-    record: Record
+    vid: str
+    record: Record  # the first of its records in library order
     editions: tuple[str, ...]
     sources: tuple[str, ...]
 
-    @property
-    def vid(self) -> str:
-        r = self.record
-        ident = "\x1f".join(
-            [r.lang, r.key, r.number or "", r.kind, r.parent or "", r.text, str(r.inferred)]
-        )
-        return hashlib.sha1(ident.encode("utf-8")).hexdigest()[:20]
-
 
 def versions(records: Iterable[Record]) -> list[Version]:
-    grouped: dict[str, tuple[Record, set[str], list[str]]] = {}
+    grouped: dict[str, tuple[Record, set[str], set[str]]] = {}
     for record in records:
-        vid = Version(record, (), ()).vid
+        vid = version_id(record)
         if vid not in grouped:
-            grouped[vid] = (record, set(), [])
+            grouped[vid] = (record, set(), set())
         _, editions, sources = grouped[vid]
         if record.edition:
             editions.add(record.edition)
-        if record.source not in sources:
-            sources.append(record.source)
-    return [Version(r, tuple(sorted(e)), tuple(sorted(s))) for r, e, s in grouped.values()]
+        sources.add(record.source)
+    return [
+        Version(vid, r, tuple(sorted(e)), tuple(sorted(s))) for vid, (r, e, s) in grouped.items()
+    ]
 
 
 def whoosh_document(version: Version) -> dict[str, Any]:
     """What Whoosh searches and ranks. The record itself, its editions and sources are in the
     side store (indexer/sidestore.py): editions change as they are added."""
-    from indexer.schema import text_field
+    from indexer.schema import TERMS_FIELD, text_field
 
     record = version.record
     text = (
@@ -71,7 +78,8 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         "lang": record.lang,
         "vid": version.vid,
         "kind": record.kind,
-        "terms": " ".join(record.terms) if record.lang != "en" else "",
+        # An English record's concepts are its own words, already in its text.
+        TERMS_FIELD: " ".join(record.terms) if record.lang != "en" else "",
         text_field(record.lang): text,
     }
 
@@ -176,7 +184,7 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
 
 def _build_in_full(
     home: Path,
-    loaded: Any,
+    loaded: Loaded,
     state: dict[str, list[Any]],
     print_: str,
     progress: Progress | None,

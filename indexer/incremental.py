@@ -17,7 +17,7 @@ import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from corpus.dates import in_effect
 from corpus.records import Document, Record
@@ -35,6 +35,9 @@ from indexer.build import (
 from indexer.sidestore import Membership
 from indexer.state import STATE, BuildState, by_source, chunk, references_for, write_chunks
 from indexer.store import index_root, write_current
+
+if TYPE_CHECKING:
+    from corpus.terms import TermBase
 
 MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick
 OWN_FILES = {TERMBASE, VOCABULARY, STATE}  # written anew, never through a hard link
@@ -169,15 +172,13 @@ def _new_english_documents(current: dict[str, Any], state: dict[str, list[Any]])
     new_names = [name for name in state if name not in before]
     if not 0 < len(new_names) <= MAX_NEW_EDITIONS:
         return []
-    sources = {f"documents/{s.name}": s for s in library.user_sources()}
     documents = []
     for name in new_names:
-        source = sources.get(name)
-        if source is None:
+        if not name.startswith("documents/"):
             return []
         try:
-            document = library.parse_source(source)
-        except IngestError:
+            document = library.parse_source(library.user_source(name.removeprefix("documents/")))
+        except (IngestError, OSError):
             return []  # the full build reports it
         if document.lang != "en" or not document.edition:
             return []
@@ -191,7 +192,7 @@ def _in_library_order(records: Iterable[Record]) -> list[Record]:
 
 
 def _realigned(
-    saved: BuildState, english: dict[str, list[str]], new_english: list[Record], termbase: Any
+    saved: BuildState, english: dict[str, list[str]], new_english: list[Record], termbase: TermBase
 ) -> list[Record]:
     """The translated records as a full build would key them now: re-aligned when the new
     edition is the one a document follows, as they were otherwise."""

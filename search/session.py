@@ -14,6 +14,7 @@ from search.engine import Engine
 
 if TYPE_CHECKING:
     from corpus.records import Record
+    from indexer.build import BuildResult
 
 
 @contextmanager
@@ -34,7 +35,7 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
             err=True,
         )
         try:
-            _build(state_home, force=True)
+            build_with_progress(state_home, force=True)
             engine = _open(state_home, searching)
         except Exception as error:
             raise click.ClickException(
@@ -55,7 +56,7 @@ def ensure_fresh(state_home: Path) -> None:
 
     try:
         if not is_fresh(state_home):
-            _build(state_home, force=False)
+            build_with_progress(state_home, force=False)
     except IndexError_ as error:
         if read_current(state_home) is None:
             raise click.ClickException(str(error)) from None
@@ -64,13 +65,16 @@ def ensure_fresh(state_home: Path) -> None:
         )
 
 
-def _build(state_home: Path, force: bool) -> None:
+def build_with_progress(state_home: Path, force: bool) -> BuildResult:
+    """Build (or refresh) with a progress bar on a terminal; each unreadable source warned
+    about. IndexError_ when it cannot be written."""
     from indexer.build import build
 
     with progress_bar("Indexing the rules") as progress:
         result = build(state_home, force=force, progress=progress)
     for failure in result.failures:
         click.echo(f"warning: {failure}", err=True)
+    return result
 
 
 def _open(state_home: Path, searching: bool) -> Engine:

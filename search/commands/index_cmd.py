@@ -15,17 +15,13 @@ def command(rebuild: bool, as_json: bool) -> None:
     import json
 
     from corpus.library import home
-    from indexer.build import build
     from indexer.store import IndexError_
-    from search.session import progress_bar
+    from search.session import build_with_progress
 
     try:
-        with progress_bar("Indexing the rules") as progress:
-            result = build(home(), force=rebuild, progress=progress)
+        result = build_with_progress(home(), force=rebuild)
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None
-    for failure in result.failures:
-        click.echo(f"warning: {failure}", err=True)
     if as_json:
         payload = {
             "built": result.built,
