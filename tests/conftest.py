@@ -2,8 +2,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from search.engine import Engine
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "corpus" / "sources"
@@ -59,3 +63,21 @@ def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """MTGRULES_HOME set to the full library."""
     monkeypatch.setenv("MTGRULES_HOME", str(library_home))
     return library_home
+
+
+@pytest.fixture(scope="session")
+def seeds_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    """An engine over the embedded seeds alone, built once for the session."""
+    from indexer.build import build
+    from indexer.store import index_root, read_current
+    from search.engine import Engine
+
+    home = tmp_path_factory.mktemp("seeds")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        build(home)
+        current = read_current(home)
+        assert current is not None
+        opened = Engine(index_root(home) / current["dir"], current["english_editions"])
+        yield opened
+        opened.close()

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh.query import Not, Term
@@ -14,43 +11,27 @@ from search.query import QueryError
 from search.results import Filters
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    """An engine over the embedded seeds, built once for the module."""
-    from indexer.build import build
-    from indexer.store import index_root, read_current
-
-    home = tmp_path_factory.mktemp("seeds")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        build(home)
-        current = read_current(home)
-        opened = Engine(index_root(home) / current["dir"], current["english_editions"])
-        yield opened
-        opened.close()
-
-
 def leaves(query: object) -> set[object]:
     return set(query.leaves())  # type: ignore[attr-defined]
 
 
-def test_translations_are_searched_in_their_own_language(engine: Engine):
+def test_translations_are_searched_in_their_own_language(seeds_engine: Engine):
     """'regola' is also looked for as English 'rule', but 'rule' is not stemmed as Italian."""
-    query, words = engine.query("regola delle leggende")
+    query, words = seeds_engine.query("regola delle leggende")
     found = leaves(query)
     assert Term("text_en", "rule", boost=0.5) in found
     assert Term("terms", "rule", boost=0.5) in found
     assert Term("text_it", "rul", boost=0.5) not in found
     assert "regol" in words
-    results, _ = engine.search("regola delle leggende", Filters(), 5)
+    results, _ = seeds_engine.search("regola delle leggende", Filters(), 5)
     assert results[0].key == "205.4d"
 
 
-def test_operators_go_through_the_parser(engine: Engine):
+def test_operators_go_through_the_parser(seeds_engine: Engine):
     """NOT, OR and parentheses keep Whoosh's query syntax."""
-    query, _ = engine.query("leggendario NOT mondo")
+    query, _ = seeds_engine.query("leggendario NOT mondo")
     assert any(isinstance(q, Not) for q in query.children())
-    results, _ = engine.search("leggendario NOT mondo", Filters(), 10)
+    results, _ = seeds_engine.search("leggendario NOT mondo", Filters(), 10)
     assert results and all(
         "mondo" not in r["text"].lower()
         for res in results
@@ -83,9 +64,9 @@ def test_operators_go_through_the_parser(engine: Engine):
         max_size=6,
     )
 )
-def test_plain_queries_never_crash(engine: Engine, words: list[str]):
+def test_plain_queries_never_crash(seeds_engine: Engine, words: list[str]):
     """Any mix of words, quotes and symbols gives results or a one-line QueryError."""
     try:
-        engine.search(" ".join(words), Filters(), 5)
+        seeds_engine.search(" ".join(words), Filters(), 5)
     except QueryError as error:
         assert "\n" not in str(error)

@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,6 @@ from corpus import library
 from corpus.align import aligned
 from corpus.text import fold
 from indexer.build import build
-from indexer.store import read_current
 from search.cli import cli
 from search.engine import Engine, Filters
 from search.query import QueryError
@@ -33,34 +31,21 @@ QUERY_PIECES = st.sampled_from(
 QUERIES = st.lists(st.one_of(QUERY_PIECES, st.text(max_size=12)), max_size=8).map(" ".join)
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    home = tmp_path_factory.mktemp("robust")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        build(home)
-        current = read_current(home)
-        assert current is not None
-        opened = Engine(home / "index" / current["dir"])
-        yield opened
-        opened.close()
-
-
 @settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(QUERIES)
-def test_no_query_raises(engine: Engine, query: str):
+def test_no_query_raises(seeds_engine: Engine, query: str):
     """Any query string gives results or a QueryError with a message, nothing else."""
     try:
-        results, _ = engine.search(query, Filters(), 5)
+        results, _ = seeds_engine.search(query, Filters(), 5)
     except QueryError as error:
         assert str(error)
     else:
         assert all(result.records for result in results)
 
 
-def test_every_seed_record_is_found_by_its_own_words(engine: Engine):
+def test_every_seed_record_is_found_by_its_own_words(seeds_engine: Engine):
     """Round trip: a query of each record's three rarest words finds that record's key."""
     records = aligned(library.records(library.load().documents))
     words = {id(r): set(fold(r.text).replace("'", " ").split()) for r in records}
@@ -72,7 +57,7 @@ def test_every_seed_record_is_found_by_its_own_words(engine: Engine):
             key=lambda w: (frequency.get(w, 0), w),
         )
         distinctive = [w for w in candidates if len(w) > 3 and w.replace("-", "").isalpha()][:3]
-        results, _ = engine.search(" ".join(distinctive), Filters(langs=(record.lang,)), 10)
+        results, _ = seeds_engine.search(" ".join(distinctive), Filters(langs=(record.lang,)), 10)
         if record.key not in {r.key for r in results}:
             missed.append((record.source, record.lines, distinctive))
     assert missed == []
