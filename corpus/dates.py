@@ -65,3 +65,9 @@ def in_effect(english_editions: Sequence[str], date: str | None) -> str | None:
         return english_editions[-1]
     earlier = [e for e in english_editions if e <= date]
     return earlier[-1] if earlier else english_editions[0]
+
+
+def typed_date(text: str) -> str | None:
+    """An edition date as a user types it (2024-11-08 or 20241108) in ISO form, else None."""
+    match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text.strip())
+    return "-".join(match.groups()) if match else None

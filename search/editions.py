@@ -22,8 +22,9 @@ def by_edition(records: Sequence[Record], lang: str) -> dict[str, list[Record]]:
 
 def pick_edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
     """An edition date as typed (YYYY-MM-DD or YYYYMMDD), or a usage error listing them."""
-    match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", wanted.strip())
-    date = "-".join(match.groups()) if match else wanted
+    from corpus.dates import typed_date
+
+    date = typed_date(wanted) or wanted
     if date not in editions:
         known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
         raise click.UsageError(f"no edition {wanted!r} for {option}; loaded editions: {known}")

@@ -54,16 +54,16 @@ def _choices(
 
 
 def parse_edition(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    import re
+    from corpus.dates import typed_date
 
     if value is None:
         return None
-    match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", value.strip())
-    if not match:
+    date = typed_date(value)
+    if date is None:
         raise click.BadParameter(
             f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2024-11-08"
         )
-    return "-".join(match.groups())
+    return date
 
 
 def result_options(func: F) -> F:
