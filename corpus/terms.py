@@ -259,13 +259,21 @@ class TermBase:
         """English concepts a word or phrase in any of the translated languages names."""
         concepts: set[str] = set()
         for lang in ("it", "fr", "es"):
-            concepts |= self._by_stems.get((lang, tuple(stems(phrase, lang))), set())
+            concepts |= self._named(lang, phrase)
         return concepts
+
+    def _named(self, lang: str, phrase: str) -> set[str]:
+        """The concepts a whole word or phrase of one language names (as concepts_in finds
+        them in a text: by stems, written alike)."""
+        written = content_words(phrase, lang)
+        key = tuple(stem for stem, _ in written)
+        if not self._is_written(lang, key, [word for _, word in written]):
+            return set()
+        return self._by_stems.get((lang, key), set())
 
     def lookup(self, phrase: str) -> list[Term]:
         """Every term of the concepts a word or phrase names, in any language."""
-        english = self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())
-        wanted = {c.lower() for c in self.english_for(phrase) | english}
+        wanted = {c.lower() for c in self.english_for(phrase) | self._english(phrase)}
         wanted = wanted or self.composed(phrase)
         by_english = self._by_english()
         return [t for concept in sorted(wanted) for t in by_english.get(concept, ())]
@@ -297,4 +305,4 @@ class TermBase:
         return bool(self._english(word))
 
     def _english(self, phrase: str) -> set[str]:
-        return self._by_stems.get(("en", tuple(stems(phrase, "en"))), set())
+        return self._named("en", phrase)

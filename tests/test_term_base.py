@@ -25,3 +25,10 @@ def test_inflections_and_missing_accents_still_match():
     assert written_alike("legendaire", "légendaire")
     assert not written_alike("basé", "base")
     assert not written_alike("basés", "base")
+
+
+def test_a_query_word_is_read_as_a_text_word_is():
+    """Looking a word up applies the same check: French 'basé' does not ask for basic lands."""
+    termbase = TermBase(static_terms())
+    assert termbase.english_for("basé") == set()
+    assert termbase.english_for("base") == {"basic"}
