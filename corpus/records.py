@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import IO, Any
+from typing import Any
 
 KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
 
@@ -120,15 +120,6 @@ def record_json(record: Record) -> bytes:
     import orjson
 
     return orjson.dumps(record.to_dict())
-
-
-def write_jsonl(records: Iterable[Record], out: IO[str]) -> int:
-    count = 0
-    for record in records:
-        out.write(record_json(record).decode("utf-8"))
-        out.write("\n")
-        count += 1
-    return count
 
 
 def read_jsonl(lines: Iterable[str], langs: Iterable[str] = ()) -> Iterator[Record]:

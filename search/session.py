@@ -109,12 +109,18 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
-def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
-    """The current hand-off records (indexing first if the sources changed)."""
+def hand_off() -> Path:
+    """records.jsonl, current (indexing first if the sources changed)."""
     from corpus.library import home
-    from corpus.records import read_jsonl
     from indexer.build import records_path
 
     ensure_fresh(home())
-    with records_path(home()).open(encoding="utf-8") as lines:
+    return records_path(home())
+
+
+def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
+    """The current hand-off records."""
+    from corpus.records import read_jsonl
+
+    with hand_off().open(encoding="utf-8") as lines:
         return list(read_jsonl(lines, langs))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -24,27 +25,23 @@ from search.commands.options import lang_option, parse_edition
 )
 def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
     """Print the library in a format other tools read, to standard output."""
-    from corpus.records import write_jsonl
+    from search import exports
+    from search.session import hand_off, library_records, open_engine
 
     if fmt == "jsonl":
-        from corpus import library
-        from corpus.align import aligned
-
-        loaded = library.load()
-        records = aligned(library.records(loaded.documents))
-        if langs or edition:
-            records = [
-                r
-                for r in records
-                if (not langs or r.lang in langs) and (not edition or r.edition == edition)
-            ]
-        write_jsonl(records, sys.stdout)
-        for failure in loaded.failures:
+        # The hand-off file already holds every record, aligned: copy its lines.
+        path = hand_off()
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                record = json.loads(line) if langs or edition else None
+                if record is None or (
+                    (not langs or record["lang"] in langs)
+                    and (not edition or record["edition"] == edition)
+                ):
+                    sys.stdout.write(line)
+        for failure in _failures():
             click.echo(f"error: {failure}", err=True)
         return
-
-    from search import exports
-    from search.session import library_records, open_engine
 
     if fmt == "tbx":
         with open_engine() as engine:
@@ -53,3 +50,12 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
     units = exports.units(library_records(), langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
     click.echo(text, nl=False)
+
+
+def _failures() -> list[str]:
+    """The sources the current index could not ingest, one line each."""
+    from corpus.library import home
+    from indexer.store import read_current
+
+    current = read_current(home()) or {}
+    return list(current.get("failures", []))
