@@ -19,5 +19,8 @@ if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; 
     echo "mtgrules: installing into $VENV failed (full log: $log)" >&2
     exit 1
   fi
+  # pip compiles what it installs, but not an editable project; and where PYTHONDONTWRITEBYTECODE
+  # is set (as on these machines) every command would compile our modules again at start-up.
+  "$VENV/bin/python" -m compileall -q "$ROOT/corpus" "$ROOT/indexer" "$ROOT/search" >>"$log" 2>&1 || true
   echo "$want" > "$stamp"
 fi
