@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from corpus.dates import in_effect
+from corpus.following import Following, followings
+from corpus.glossary import align_glossary
 from corpus.numbers import RULE_NUMBER
 from corpus.records import Align, Record
 
@@ -140,10 +142,12 @@ def reference_for(
 
 
 def align_documents(records: list[Record]) -> list[Record]:
-    """Every record with its English key; content-aligned where the numbering is old."""
+    """Every record with its English key; content-aligned where the numbering is old; every
+    translated record with the English edition its document follows."""
     by_source: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         by_source[record.source].append(record)
+    follows = followings(records)
     candidates: dict[tuple[str, str], list[str]] = defaultdict(list)
     for source, rs in by_source.items():
         if any(r.kind == "rule" and r.number and r.align.method == "number" for r in rs):
@@ -158,6 +162,8 @@ def align_documents(records: list[Record]) -> list[Record]:
         if lang == "en":
             continue
         for source in sources:
+            if source in follows and follows[source].method == "numbering":
+                continue  # numbered as that English edition: keyed by number
             others = {k: [s for s in v if s != source] for k, v in candidates.items()}
             chosen = reference_for(lang, edition or None, {k: v for k, v in others.items() if v})
             reference = [rule for name in chosen for rule in rules_of(name)]
@@ -165,14 +171,36 @@ def align_documents(records: list[Record]) -> list[Record]:
                 new_keys.update(_align(source, rules_of(source), reference))
     for (source, number), key in overrides().items():
         new_keys[source, number] = (key, Align("override", 1.0))
+    glossary_keys = _glossary_keys(by_source, follows)
     out = []
     for record in records:
-        anchor = record.number if record.kind == "rule" else record.parent
-        change = new_keys.get((record.source, anchor or ""))
+        if record.kind == "glossary":
+            change = glossary_keys.get((record.source, record.seq))
+        else:
+            anchor = record.number if record.kind == "rule" else record.parent
+            change = new_keys.get((record.source, anchor or ""))
         if change and record.align.method in ("number", "override"):
             record = record.but(key=change[0], align=change[1])
+        if record.source in follows:
+            record = record.but(follows=follows[record.source].edition)
         out.append(record)
     return out
+
+
+def _glossary_keys(
+    by_source: dict[str, list[Record]], follows: dict[str, Following]
+) -> dict[tuple[str, int], tuple[str, Align]]:
+    """(source, seq) of translated glossary entries -> the English entry's key they join."""
+    english: dict[str, list[Record]] = defaultdict(list)
+    for group in by_source.values():
+        if group[0].lang == "en" and group[0].edition:
+            english[group[0].edition].extend(r for r in group if r.kind == "glossary")
+    keys: dict[tuple[str, int], tuple[str, Align]] = {}
+    for source, following in follows.items():
+        mine = [r for r in by_source[source] if r.kind == "glossary"]
+        for index, change in align_glossary(mine, english.get(following.edition, [])).items():
+            keys[source, mine[index].seq] = change
+    return keys
 
 
 def _align(

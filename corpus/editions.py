@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from corpus.dates import in_effect
+from corpus.following import followed
 from corpus.numbers import sort_key
 from corpus.records import Record
 
@@ -269,9 +269,9 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
     by_source: dict[str, list[Record]] = {}
     for record in translated:
         if record.kind == "rule" and record.number and record.align.method == "number":
-            by_source.setdefault(f"{record.edition}", []).append(record)
+            by_source.setdefault(record.source, []).append(record)
     for _, records in sorted(by_source.items()):
-        start = in_effect(editions, records[0].edition)
+        start = followed(editions, records[0])
         if start is None or start == newest:
             continue
         changes = {c.old.number: c for c in compare(english[start], english[newest]) if c.old}

@@ -78,12 +78,12 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
 def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[str]]:
     """A document's lines (text, HTML or PDF), the lines set aside with reasons, and notes."""
     from corpus.html_extract import html_lines, looks_like_html
-    from corpus.pdf_extract import looks_like_pdf, pdf_lines
+    from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 
     if looks_like_pdf(data):
         try:
             lines, set_aside = pdf_lines(data)
-        except Exception as error:  # pypdf raises many kinds on a damaged file
+        except PdfError as error:
             raise IngestError(
                 f"{source}: unreadable PDF ({error}); is the file complete?"
             ) from None

@@ -1,9 +1,12 @@
 """PDF text to lines, in reading order: columns left to right, running headers, footers and page
-numbers set aside, words hyphenated across line breaks joined."""
+numbers set aside, words hyphenated across line breaks joined.
+
+PDFium (pypdfium2) extracts the text: a 327-page translated CR in about a second, where pypdf
+took twenty. It breaks the text into lines; each line's position comes from its first
+character's box, so reading order is decided by position, not by the order the PDF drew it."""
 
 from __future__ import annotations
 
-import io
 import itertools
 import re
 from collections import Counter
@@ -12,6 +15,14 @@ from dataclasses import dataclass
 PAGE_NUMBER = re.compile(
     r"^(?:page\s+|pagina\s+|página\s+)?\d{1,4}(?:\s*(?:/|of|di|de|sur)\s*\d+)?$", re.I
 )
+# PDFium marks a hyphen at a line end that it joined to the next line with U+FFFE. Inside a
+# web address or before a capital the hyphen is real ("rules-documents", "An-Havva"); between
+# two lowercase letters of prose it only split a word.
+_JOINED_HYPHEN = re.compile(r"(\S*)\ufffe(\S)")
+
+
+class PdfError(ValueError):
+    """A PDF PDFium cannot open (damaged, encrypted, not a PDF)."""
 
 
 @dataclass(frozen=True)
@@ -25,18 +36,30 @@ def looks_like_pdf(data: bytes) -> bool:
     return data[:1024].lstrip().startswith(b"%PDF-")
 
 
+def _fragments(page) -> list[Fragment]:
+    """A page's lines as PDFium breaks them, each at its first character's position."""
+    textpage = page.get_textpage()
+    try:
+        text = textpage.get_text_range()
+        fragments = []
+        index = 0
+        for line in text.split("\r\n"):
+            start = index + len(line) - len(line.lstrip())
+            index += len(line) + 2
+            if not line.strip():
+                continue
+            left, bottom, _, _ = textpage.get_charbox(start, loose=True)
+            fragments.append(Fragment(round(left, 1), round(bottom, 1), line.strip()))
+        return fragments
+    finally:
+        textpage.close()
+
+
 def _page_lines(page) -> list[str]:
     """One page's lines in reading order. Fragments are grouped into rows by baseline; a row set
     apart from the body by a wide gap (a running header or footer) stays first or last; the body
     is read as two columns, left then right, when its rows start in both halves of the page."""
-    fragments: list[Fragment] = []
-
-    def visit(text, cm, tm, font_dict, font_size) -> None:
-        if text.strip():
-            x, y = tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]
-            fragments.append(Fragment(round(x, 1), round(y, 1), text))
-
-    page.extract_text(visitor_text=visit)
+    fragments = _fragments(page)
     if not fragments:
         return []
     ys = sorted(_rows(fragments), reverse=True)
@@ -46,7 +69,7 @@ def _page_lines(page) -> list[str]:
     bottom = ys[-1:] if len(ys) > 2 and gaps[-1] > 1.8 * usual else []
     edge = set(top + bottom)
     body = [f for f in fragments if _row_of(f, ys) not in edge]
-    middle = float(page.mediabox.width) / 2
+    middle = page.get_width() / 2
     right = [f for f in body if f.x >= middle - 10]
     left = [f for f in body if f.x < middle - 10]
     first_x = min((f.x for f in right), default=0.0)
@@ -60,7 +83,7 @@ def _page_lines(page) -> list[str]:
     def lines_of(group: list[Fragment]) -> list[str]:
         rows = _rows(group)
         return [
-            " ".join(f.text.strip() for f in sorted(rows[y], key=lambda f: f.x)).strip()
+            " ".join(f.text for f in sorted(rows[y], key=lambda f: f.x)).strip()
             for y in sorted(rows, reverse=True)
         ]
 
@@ -71,7 +94,7 @@ def _page_lines(page) -> list[str]:
 
 def _rows(fragments: list[Fragment]) -> dict[float, list[Fragment]]:
     rows: dict[float, list[Fragment]] = {}
-    for fragment in fragments:
+    for fragment in sorted(fragments, key=lambda f: -f.y):
         row = next((y for y in rows if abs(y - fragment.y) < 2.5), fragment.y)
         rows.setdefault(row, []).append(fragment)
     return rows
@@ -81,12 +104,29 @@ def _row_of(fragment: Fragment, ys: list[float]) -> float:
     return min(ys, key=lambda y: abs(y - fragment.y))
 
 
+def _joined_hyphen(match: re.Match[str]) -> str:
+    before, after = match[1], match[2]
+    real = "/" in before or "." in before or after.isupper() or after.isdigit()
+    return f"{before}{'-' if real else ''}{after}"
+
+
+def page_texts(data: bytes) -> list[list[str]]:
+    """Every page's lines in reading order (PdfError when PDFium cannot read the file)."""
+    import pypdfium2 as pdfium
+
+    try:
+        document = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as error:
+        raise PdfError(str(error)) from None
+    try:
+        return [_page_lines(page) for page in document]
+    finally:
+        document.close()
+
+
 def pdf_lines(data: bytes) -> tuple[list[str], dict[int, str]]:
     """The document's lines, and those set aside (1-based) with their reason."""
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(data))
-    pages = [_page_lines(page) for page in reader.pages]
+    pages = [[_JOINED_HYPHEN.sub(_joined_hyphen, line) for line in p] for p in page_texts(data)]
     # A running header or footer: the same first or last line on most pages (digits ignored).
     edges: Counter[str] = Counter()
     for lines in pages:

@@ -7,12 +7,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus.numbers import RULE_NUMBER, SUBRULE_LETTERS, sort_key
+from corpus.layouts.base import TRANSLATOR_NOTE
+from corpus.numbers import RULE_NUMBER, SUBRULE_LETTERS, cited_numbers, sort_key
 from corpus.records import Record
 from corpus.terms import list_items, parenthesized_terms
 from corpus.text import fold
-
-CITED = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 
 
 @dataclass(frozen=True)
@@ -66,8 +65,8 @@ def translation_problems(record: Record, english: Record) -> list[Problem]:
     mine, theirs = list_items(record.text), list_items(english.text)
     if mine and theirs and len(mine) != len(theirs):
         add("list", f"{len(mine)} list items here, {len(theirs)} in English {english.number}")
-    cited_here = set(CITED.findall(record.text)) - {number}
-    cited_there = set(CITED.findall(english.text)) - {english.number}
+    cited_here = set(cited_numbers(record.text)) - {number}
+    cited_there = set(cited_numbers(english.text)) - {english.number}
     if cited_here != cited_there:
         extra = sorted(cited_here - cited_there, key=sort_key)
         lacking = sorted(cited_there - cited_here, key=sort_key)
@@ -78,3 +77,41 @@ def translation_problems(record: Record, english: Record) -> list[Problem]:
             parts.append(f"does not cite {', '.join(lacking)}")
         add("references", "; ".join(parts))
     return problems
+
+
+def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> list[Problem]:
+    """Within the sections a translation covers: English numbers it lacks, and numbers it has
+    that English lacks (`english`: the rules of the edition it follows)."""
+    if not rules:
+        return []
+    source = rules[0].source
+    mine = {r.number for r in rules if r.number and len(r.number) >= 3}
+    sections = {number.split(".")[0] for number in mine}
+    theirs = {
+        r.number
+        for r in english
+        if r.number and len(r.number) >= 3 and r.number.split(".")[0] in sections
+    }
+    edition = english[0].edition if english else None
+    problems = [
+        Problem(source, n, "missing", f"English {edition} has {n}; this translation does not")
+        for n in sorted(theirs - mine, key=sort_key)
+    ]
+    problems.extend(
+        Problem(source, n, "extra", f"{n} is not a rule of English {edition}")
+        for n in sorted(mine - theirs, key=sort_key)
+    )
+    return problems
+
+
+def translator_notes(records: Sequence[Record]) -> list[Problem]:
+    """Every translator's note ("(NdT: …)"), for a reviewer to read."""
+    return [
+        Problem(r.source, r.number or r.parent or r.key, "translator-note", note)
+        for r in records
+        if "translator-note" in r.flags
+        for note in _NOTE.findall(r.text)
+    ]
+
+
+_NOTE = re.compile(rf"({TRANSLATOR_NOTE.pattern}[^()]*(?:\([^()]*\)[^()]*)*\))", re.IGNORECASE)

@@ -34,6 +34,8 @@ class Record:
     terms: tuple[str, ...] = ()  # English concepts it mentions, once per mention
     align: Align = field(default_factory=lambda: Align("number"))
     seq: int = 0  # position in its document, for a stable order
+    follows: str | None = None  # the English edition a translation follows (date or numbering)
+    flags: tuple[str, ...] = ()  # "translator-note": the text holds a translator's note
 
     def to_dict(self) -> dict[str, Any]:
         # Written out by hand: dataclasses.asdict deep-copies and is ten times slower.
@@ -52,6 +54,8 @@ class Record:
             "terms": list(self.terms),
             "align": {"method": self.align.method, "confidence": self.align.confidence},
             "seq": self.seq,
+            "follows": self.follows,
+            "flags": list(self.flags),
         }
 
     @classmethod
@@ -60,6 +64,7 @@ class Record:
         values["lines"] = tuple(values["lines"])
         values["terms"] = tuple(values.get("terms", ()))
         values["align"] = Align(**values.get("align") or {"method": "number"})
+        values["flags"] = tuple(values.get("flags", ()))
         return cls(**values)
 
     def but(self, **changes: Any) -> Record:

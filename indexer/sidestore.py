@@ -9,13 +9,13 @@ shares with the one before: here that is an update of rows, not a re-index."""
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.numbers import CITATION
 from corpus.records import record_json
 from corpus.text import fold
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from indexer.build import Version
 
 SIDESTORE = "versions.sqlite"
-CITATION = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 
 Membership = tuple[tuple[str, ...], tuple[str, ...]]  # (editions, sources)
 

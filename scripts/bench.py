@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Speed, measured side by side with a naive SQLite FTS5 index of the same records.
 
-Library: the embedded seeds plus every English CR edition in ../shared/data/cr/en (or
---data DIR). Each measure runs mtgrules and the FTS5 baseline in the same run, several times;
-medians, min-max and ratios are printed (and --json writes them as one object). Nothing here
-is a test: these machines are noisy, so compare ratios, not seconds."""
+Library: the embedded seeds, every English CR edition in ../shared/data/cr/en (or --data DIR)
+and the translated CRs in ../shared/data/cr/es (or --translations DIR: the Spanish CR PDF).
+Each measure runs mtgrules and the FTS5 baseline in the same run, several times; medians,
+min-max and ratios are printed (and --json writes them as one object). Nothing here is a test: these machines are noisy, so compare ratios, not seconds."""
 
 from __future__ import annotations
 
@@ -209,10 +209,17 @@ def bars(results: dict[str, Any]) -> dict[str, bool]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "cr" / "en")
+    parser.add_argument(
+        "--translations",
+        type=Path,
+        default=ROOT.parent / "shared" / "data" / "cr" / "es",
+        help="a folder of translated CRs (PDF, text or HTML) to add to the library",
+    )
     parser.add_argument("--repeat", type=int, default=5, help="runs of each whole-process measure")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     editions = sorted(args.data.glob("MagicCompRules-*.txt"))
+    translations = sorted(p for p in args.translations.glob("*") if p.is_file())
     if not editions:
         print(f"no English CR editions in {args.data}; give --data DIR", file=sys.stderr)
         return 1
@@ -226,6 +233,7 @@ def main() -> int:
         f"Python {platform.python_version()}",
         "date": time.strftime("%Y-%m-%d"),
         "editions": len(editions),
+        "translations": [p.name for p in translations],
     }
 
     # Full build from scratch: every edition parsed, aligned and indexed (no caches).
@@ -233,7 +241,7 @@ def main() -> int:
     for _ in range(max(1, args.repeat // 2)):
         shutil.rmtree(home, ignore_errors=True)
         (home / "documents").mkdir(parents=True)
-        for path in editions:
+        for path in [*editions, *translations]:
             shutil.copy(path, home / "documents" / path.name)
         builds.append(run([mtgrules, "index"], env))
         peak = max(peak, peak_child_mb())

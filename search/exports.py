@@ -6,12 +6,13 @@ from __future__ import annotations
 import csv
 import io
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from corpus.dates import in_effect
+from corpus.following import followed
 from corpus.numbers import sort_key
-from corpus.records import Record
+from corpus.records import KINDS, Record
 from corpus.terms import TermBase
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
@@ -21,23 +22,40 @@ VERSION = "0.1.0"
 
 @dataclass(frozen=True)
 class Unit:
-    """One English key with one rule text per language."""
+    """One aligned segment: a rule, the n-th example or note under a key, a glossary entry,
+    an article paragraph or ruling; one text per language."""
 
     key: str
+    kind: str
+    ordinal: int  # the n-th record of this kind under the key in its document, from 0
     texts: dict[str, Record]
+
+    @property
+    def id(self) -> str:
+        """205.4d for a rule; 205.4d example 2 for its second example."""
+        if self.kind in ("rule", "glossary") and self.ordinal == 0:
+            return self.key
+        return f"{self.key} {self.kind} {self.ordinal + 1}"
 
 
 def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) -> list[Unit]:
-    """Rules grouped by key; English is the edition given, else the one in effect for the
-    key's translations (the newest when they are undated)."""
+    """Records of every kind grouped by key, kind and position under the key; English is the
+    edition given, else the one the key's translation follows (the newest when it follows
+    none)."""
     wanted = set(langs) or set(LANG_ORDER)
     english_editions = sorted({r.edition for r in records if r.lang == "en" and r.edition})
-    grouped: dict[str, dict[str, list[Record]]] = {}
+    grouped: dict[tuple[str, str, int], dict[str, list[Record]]] = {}
+    seen: Counter[tuple[str, str, str, str | None]] = Counter()
     for record in records:
-        if record.kind == "rule" and record.lang in wanted:
-            grouped.setdefault(record.key, {}).setdefault(record.lang, []).append(record)
+        if record.lang not in wanted:
+            continue
+        place = (record.source, record.key, record.kind, record.edition)
+        segment = (record.key, record.kind, seen[place])
+        seen[place] += 1
+        grouped.setdefault(segment, {}).setdefault(record.lang, []).append(record)
     out = []
-    for key, by_lang in grouped.items():
+    newest = english_editions[-1] if english_editions else None
+    for (key, kind, ordinal), by_lang in grouped.items():
         texts: dict[str, Record] = {}
         for lang, candidates in by_lang.items():
             if lang != "en":
@@ -45,14 +63,18 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
                     candidates = [r for r in candidates if r.edition == edition] or candidates
                 texts[lang] = candidates[0]
         if "en" in by_lang:
-            dated = next((r.edition for r in texts.values() if r.edition), None)
-            target = edition or in_effect(english_editions, dated)
+            translated = next((r for lang, r in texts.items() if lang != "en"), None)
+            target = edition or (followed(english_editions, translated) if translated else newest)
             chosen = [r for r in by_lang["en"] if r.edition == target]
             if chosen:
                 texts["en"] = chosen[0]
         if len(texts) >= (1 if len(wanted) == 1 else 2):
-            out.append(Unit(key, dict(sorted(texts.items(), key=lambda i: LANG_ORDER.index(i[0])))))
-    return sorted(out, key=lambda u: sort_key(u.key))
+            ordered = dict(sorted(texts.items(), key=lambda i: LANG_ORDER.index(i[0])))
+            out.append(Unit(key, kind, ordinal, ordered))
+    return sorted(out, key=lambda u: (sort_key(u.key), KIND_ORDER.get(u.kind, 9), u.ordinal))
+
+
+KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
 
 def to_tmx(units_: Sequence[Unit]) -> str:
@@ -70,8 +92,9 @@ def to_tmx(units_: Sequence[Unit]) -> str:
     ET.SubElement(tmx, "header", header)
     body = ET.SubElement(tmx, "body")
     for unit in units_:
-        tu = ET.SubElement(body, "tu", tuid=unit.key)
+        tu = ET.SubElement(body, "tu", tuid=unit.id)
         ET.SubElement(tu, "prop", type="x-key").text = unit.key
+        ET.SubElement(tu, "prop", type="x-kind").text = unit.kind
         for lang, record in unit.texts.items():
             tuv = ET.SubElement(tu, "tuv", {XML_LANG: lang})
             if record.edition:
@@ -79,6 +102,12 @@ def to_tmx(units_: Sequence[Unit]) -> str:
             ET.SubElement(tuv, "prop", type="x-source").text = record.source
             if record.number:
                 ET.SubElement(tuv, "prop", type="x-number").text = record.number
+            if lang != "en":
+                if record.follows:
+                    ET.SubElement(tuv, "prop", type="x-follows").text = record.follows
+                ET.SubElement(tuv, "prop", type="x-align-method").text = record.align.method
+                confidence = f"{record.align.confidence:.2f}"
+                ET.SubElement(tuv, "prop", type="x-align-confidence").text = confidence
             ET.SubElement(tuv, "seg").text = record.text
     return _xml(tmx, doctype='<!DOCTYPE tmx SYSTEM "tmx14.dtd">')
 
@@ -120,7 +149,7 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
 
 
 def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
-    """One row per key; for each language its number, edition and text."""
+    """One row per unit; for each language its number, edition and text."""
     columns = [lang for lang in LANG_ORDER if not langs or lang in langs]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -129,7 +158,7 @@ def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
         header += [f"{lang}_number", f"{lang}_edition", lang]
     writer.writerow(header)
     for unit in units_:
-        row = [unit.key]
+        row = [unit.id]
         for lang in columns:
             record = unit.texts.get(lang)
             row += (

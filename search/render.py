@@ -33,11 +33,17 @@ def heading(result: Result) -> str:
 
 def label(record: dict[str, Any]) -> str:
     number = record["number"] or (
-        f"{record['kind']} of {record['parent']}" if record.get("parent") else record["kind"]
+        f"{record['kind']} of {record['parent']}"
+        if record.get("parent")
+        else record.get("title") or record["kind"]
     )
     if record.get("inferred"):
         number += " (inferred)"
-    edition = record["edition"] or "edition unknown"
+    edition = record["edition"] or (
+        f"undated, follows English {record['follows']}"
+        if record.get("follows")
+        else "edition unknown"
+    )
     editions = record.get("editions") or []
     if len(editions) > 1:
         edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus.dates import in_effect
+from corpus.following import followed
 from corpus.numbers import sort_key
 
 LANG_ORDER = ("en", "it", "fr", "es")
@@ -61,6 +61,10 @@ def record_json(record: dict[str, Any]) -> dict[str, Any]:
     }
     if record.get("inferred"):
         out["inferred"] = True
+    if record.get("follows"):
+        out["follows"] = record["follows"]  # the English edition this translation follows
+    if record.get("flags"):
+        out["flags"] = record["flags"]
     for optional in ("parent", "title"):
         if record.get(optional):
             out[optional] = record[optional]
@@ -91,11 +95,10 @@ def select_english(result: Result, english_editions: tuple[str, ...], edition: s
     """Keep the English versions a reader needs: the one each translation corresponds to and the
     newest (or the one of --edition); the rule's whole history is `mtgrules history`."""
     newest = english_editions[-1] if english_editions else None
-    followed = [
-        in_effect(english_editions, r["edition"]) for r in result.records if r["lang"] != "en"
-    ]
-    result.in_effect = followed[0] if followed else (edition or newest)
-    targets = {*followed, edition or newest}
+    editions = list(english_editions)
+    follows = [followed(editions, r) for r in result.records if r["lang"] != "en"]
+    result.in_effect = follows[0] if follows else (edition or newest)
+    targets = {*follows, edition or newest}
     english = [r for r in result.records if r["lang"] == "en"]
     keep = [r for r in english if targets & set(r.get("editions", []))] or english[-1:]
     result.records = [r for r in result.records if r["lang"] != "en" or r in keep]

@@ -12,6 +12,11 @@ from corpus.records import Align, Dropped, Record
 from corpus.text import normalize
 
 SEPARATOR = re.compile(r"^[\s|\-_=*~#·•.]+$")
+# A translator's note inside a rule: "(NdT: …)", "(N.d.T.: …)", "(Nota del traduttore: …)".
+TRANSLATOR_NOTE = re.compile(
+    r"\((?:N\.?\s?d\.?\s?[TR]\.?|Nota del tradu(?:ctor|ttore)|Note du traducteur)\s*:",
+    re.IGNORECASE,
+)
 
 
 def label_pattern(attribute: str) -> re.Pattern[str]:
@@ -120,6 +125,7 @@ class Builder:
                     title=draft.title,
                     align=draft.align,
                     seq=seq,
+                    flags=("translator-note",) if TRANSLATOR_NOTE.search(text) else (),
                 )
             )
         self.parsed.dropped.sort(key=lambda d: d.line)

@@ -18,6 +18,7 @@ from corpus.layouts.base import (
     Parsed,
     non_blank,
 )
+from corpus.numbers import can_follow
 
 NAME = "numbered-rules"
 
@@ -25,10 +26,20 @@ NAME = "numbered-rules"
 # "205.1a Text", "- 205.1. Text", "205.2a. Text", "901.4.All" (no space, a quirk of the CR), and
 # as other copies write them: "**205.4d** Text", "## 205.4 Supertipi", "[205.4d] Text",
 # "205.4d: Text", "> 205.4d Text". The number may stand alone, with the text on the next line.
+# A closing bracket only after an opening one: "120.6.) Cualquier …" is a wrapped citation.
+# Translations also print a subrule letter in capitals ("111.10S") or a decimal comma
+# ("111,10m"); the number is read as the rule it is, and the printed form is warned about.
 NUMBERED_LINE = re.compile(
-    r"^(?:[-•–>#*]+\s*)?[\[(]?(?:\*\*|__)?(?P<number>\d{3}\.(?:\d+[a-z]{0,2})?)(?P<dot>\.)?"
-    r"(?:\*\*|__)?[\])]?:?(?:(?:\s+|(?=[A-Z]))(?P<text>\S.*))?$"
+    r"^(?:[-•–>#*]+\s*)?(?P<open>[\[(])?(?:\*\*|__)?"
+    r"(?P<number>\d{3}(?:\.(?:\d+(?:[a-z]{1,2}|[A-Z](?=\s))?)?|,\d+[a-z]{1,2}))(?P<dot>\.)?"
+    r"(?:\*\*|__)?(?(open)[\])]):?(?:(?:\s+|(?=[A-Z]))(?P<text>\S.*))?$"
 )
+
+
+def printed_number(match: re.Match[str]) -> str:
+    """The rule number of a NUMBERED_LINE match as the CR writes it: 111,10m -> 111.10m,
+    111.10S -> 111.10s, 205.1. -> 205.1."""
+    return match["number"].rstrip(".").replace(",", ".").lower()
 
 
 def numbered_stats(lines: list[str]) -> tuple[int, int, int, int]:
@@ -102,8 +113,12 @@ def add_numbered_rows(
             builder.drop(line_number, text, "separator")
         elif chrome is not None and chrome.match(text):
             builder.drop(line_number, text, "boilerplate: forum chrome")
-        elif numbered:
-            number = numbered["number"].rstrip(".")
+        elif numbered and not _wrapped_reference(current, printed_number(numbered)):
+            number = printed_number(numbered)
+            if number != numbered["number"].rstrip("."):
+                builder.warn(
+                    f"rule {number} is printed {numbered['number']!r} (line {line_number})"
+                )
             body = (numbered["text"] or "").strip()
             is_heading = "." not in number
             rule = current = builder.start(
@@ -120,6 +135,22 @@ def add_numbered_rows(
             if current.kind == "rule" and not current.parts and current.number:
                 current.title = _title(text, "." not in current.number)  # number-alone line
             builder.extend(current, line_number, text)
+
+
+# A line that ends one of these ends a sentence, a heading or a list lead-in.
+TERMINAL = tuple(".:;!?)]”\"»’'…")
+
+
+def _wrapped_reference(current: Draft | None, number: str) -> bool:
+    """A line that starts with a rule number but continues the current record: the line before
+    it stops mid-sentence ("… Ver la regla") and the number cannot come next in the numbering
+    (a cited rule, not the next one: "117.3a. Las acciones …" inside 117.2a)."""
+    if current is None or not current.parts or current.parts[-1].endswith(TERMINAL):
+        return False
+    if current.title is not None and len(current.parts) == 1:
+        return False  # a heading ("205.4 Supertipi") stops without punctuation
+    previous = current.number if current.kind == "rule" else current.parent
+    return previous is not None and not can_follow(previous, number)
 
 
 def _title(body: str, is_heading: bool) -> str | None:

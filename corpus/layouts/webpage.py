@@ -8,7 +8,7 @@ import re
 
 from corpus.languages import LANGUAGES, all_labels
 from corpus.layouts.base import EXAMPLE_LINE, NOTE_LINE, Builder, Context, Draft, Parsed, non_blank
-from corpus.layouts.numbered import NUMBERED_LINE
+from corpus.layouts.numbered import NUMBERED_LINE, printed_number
 from corpus.numbers import subrule_letter
 
 NAME = "rules-web-page"
@@ -83,7 +83,7 @@ def parse(ctx: Context) -> Parsed:
             rule.first = rule.last = line_number
             rule.parts.append(text)
         elif (printed := NUMBERED_LINE.match(text)) and printed["text"]:
-            number = printed["number"].rstrip(".")  # a subrule printed with its number
+            number = printed_number(printed)  # a subrule printed with its number
             owner = builder.start(Draft.rule(number, line_number, printed["text"]))
         elif in_subrules:
             number = base + subrule_letter(subrule_count)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import asdict
 
 import click
@@ -15,11 +16,18 @@ from search.commands.options import json_option, lang_option
 @click.option("--against", default="en", show_default=True, help="The reference language.")
 @json_option
 def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
-    """Duplicated, missing or out-of-order numbers, and translated rules whose English-named
-    items, list items or cited rules disagree with their English counterpart."""
-    from corpus.dates import in_effect
+    """Duplicated, missing or out-of-order numbers; English rules a translation lacks and
+    numbers English lacks; translator notes; translated rules whose English-named items, list
+    items or cited rules disagree with their English counterpart. Exits 1 when it reports
+    problems, 0 when the library is clean."""
     from corpus.editions import rules_of
-    from corpus.qa import numbering_problems, translation_problems
+    from corpus.following import followed
+    from corpus.qa import (
+        coverage_problems,
+        numbering_problems,
+        translation_problems,
+        translator_notes,
+    )
     from search.editions import by_edition
     from search.session import library_records
 
@@ -38,11 +46,13 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     for _, mine in sorted(by_source.items()):
         rules = rules_of(mine)
         problems.extend(numbering_problems(rules))
+        problems.extend(translator_notes(mine))
         if not rules or rules[0].lang == "en" or not english:
             continue
-        reference = {
-            r.number: r for r in rules_of(english[in_effect(dates, rules[0].edition) or ""])
-        }
+        followed_rules = rules_of(english[followed(dates, rules[0]) or ""])
+        reference = {r.number: r for r in followed_rules}
+        if rules[0].follows and all(r.align.method == "number" for r in rules):
+            problems.extend(coverage_problems(rules, followed_rules))
         for rule in rules:
             counterpart = reference.get(rule.key) if rule.align.method == "number" else None
             if counterpart is not None:
@@ -51,7 +61,9 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
         click.echo(
             json.dumps({"problems": [asdict(p) for p in problems]}, ensure_ascii=False, indent=1)
         )
-        return
-    for problem in problems:
-        click.echo(f"{problem.source} {problem.number}: {problem.check}: {problem.message}")
-    click.echo(f"{len(problems)} problems")
+    else:
+        for problem in problems:
+            click.echo(f"{problem.source} {problem.number}: {problem.check}: {problem.message}")
+        click.echo(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
+    if problems:
+        sys.exit(1)  # as linters do: problems found

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import asdict
 from typing import Any
 
 import click
 
+from corpus.following import followings
 from search.commands.options import json_option
 
 
@@ -25,7 +27,12 @@ def command(as_json: bool, dropped: bool | None) -> None:
     loaded = library.load()
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
     english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
+    follows = followings(record for d in loaded.documents for record in d.records)
     for summary in summaries:
+        following = follows.get(summary["source"])
+        summary["follows"] = (
+            {**asdict(following), "evidence": following.evidence()} if following else None
+        )
         summary["lag"] = lag(summary, english)
     if as_json:
         payload = {"documents": summaries, "failures": list(loaded.failures)}
@@ -48,7 +55,7 @@ def command(as_json: bool, dropped: bool | None) -> None:
         if summary["lag"]:
             behind = summary["lag"]
             click.echo(
-                f"  follows English {behind['english_in_effect']}; newest English "
+                f"  {summary['follows']['evidence']}; newest English "
                 f"{behind['newest_english']} ({behind['days']} days later)"
             )
         if dropped or (dropped is None and len(summary["dropped"]) <= 20):
@@ -67,11 +74,8 @@ def lag(summary: dict[str, Any], english: list[str]) -> dict[str, Any] | None:
     """How far a dated translation is behind the newest loaded English edition."""
     from datetime import date
 
-    from corpus.dates import in_effect
-
-    if summary["lang"] == "en" or not summary["edition"] or not english:
+    if not summary["follows"] or not english:
         return None
-    follows = in_effect(english, summary["edition"])
-    assert follows is not None
+    follows = summary["follows"]["edition"]
     days = (date.fromisoformat(english[-1]) - date.fromisoformat(follows)).days
     return {"english_in_effect": follows, "newest_english": english[-1], "days": days}

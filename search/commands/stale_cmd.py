@@ -40,7 +40,8 @@ def command(lang: str, as_json: bool) -> None:
     click.echo(f"{len(found)} {lang} rules are stale")
     for item in found:
         click.echo(
-            f"{item.record.number} ({item.record.edition}, {item.record.source}): English "
+            f"{item.record.number} ({item.record.edition or 'undated'}, {item.record.source}): "
+            "English "
             f"{item.english_from} → {item.english_to} {item.change.status}"
         )
         click.echo(f"    {colour_diff(item.change.diff)}")

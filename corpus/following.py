@@ -1,0 +1,94 @@
+"""Which English edition a translated document follows.
+
+A stated date wins: the newest English edition on or before it. A document that states none
+(a translated CR whose front matter was cut off) follows the English edition whose rule numbers
+match its own best, within the sections it covers; ties go to the earliest such edition. A
+document whose numbering matches no edition well (an old translation) follows none by
+numbering: its rules are aligned by content instead."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from corpus.dates import in_effect
+from corpus.records import Record
+
+MIN_MATCH = 0.8  # share of numbers two numberings must have in common to be one numbering
+
+
+@dataclass(frozen=True)
+class Following:
+    edition: str  # the English edition's date
+    method: str  # "date" (stated), "numbering" (inferred)
+    found: int = 0  # the document's numbers that edition has
+    total: int = 0  # the document's numbers
+
+    def evidence(self) -> str:
+        if self.method == "date":
+            return f"follows English {self.edition} by its stated date"
+        return (
+            f"follows English {self.edition} by numbering: {self.found:,} of {self.total:,} numbers"
+        )
+
+
+def rule_numbers(records: Iterable[Record]) -> set[str]:
+    """A document's section and rule numbers (chapters, 1 to 9, are in every edition)."""
+    return {r.number for r in records if r.kind == "rule" and r.number and len(r.number) >= 3}
+
+
+def by_numbering(numbers: set[str], english: Mapping[str, set[str]]) -> Following | None:
+    """The English edition (date -> its numbers) whose numbering, within the sections the
+    document covers, is most like the document's; None when none is like it."""
+    if not numbers:
+        return None
+    sections = {n.split(".")[0] for n in numbers}
+    best: tuple[float, str] | None = None
+    for edition in sorted(english):
+        theirs = {n for n in english[edition] if n.split(".")[0] in sections}
+        common = len(numbers & theirs)
+        share = common / len(numbers | theirs) if theirs else 0.0
+        if best is None or share > best[0]:
+            best = (share, edition)
+    if best is None or best[0] < MIN_MATCH:
+        return None
+    edition = best[1]
+    return Following(edition, "numbering", len(numbers & english[edition]), len(numbers))
+
+
+def followings(records: Iterable[Record]) -> dict[str, Following]:
+    """Every numbered translated document (by source) with the English edition it follows;
+    documents that follow none by date or numbering are left out."""
+    by_source: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        by_source[record.source].append(record)
+    english: dict[str, set[str]] = defaultdict(set)
+    for group in by_source.values():
+        if group[0].lang == "en" and group[0].edition:
+            english[group[0].edition] |= rule_numbers(group)
+    editions = sorted(english)
+    if not editions:
+        return {}
+    out: dict[str, Following] = {}
+    for source, group in by_source.items():
+        if group[0].lang == "en":
+            continue
+        stated = group[0].edition
+        if stated:
+            followed = in_effect(editions, stated)
+            assert followed is not None
+            out[source] = Following(followed, "date")
+        elif inferred := by_numbering(rule_numbers(group), english):
+            out[source] = inferred
+    return out
+
+
+def followed(english_editions: list[str], record: dict | Record) -> str | None:
+    """The English edition a translated record is shown and checked against: the one its
+    document follows, else the newest."""
+    get = record.get if isinstance(record, dict) else lambda name: getattr(record, name)
+    follows = get("follows")
+    if follows and follows in english_editions:
+        return str(follows)
+    return in_effect(english_editions, get("edition"))
