@@ -4,7 +4,8 @@
 Library: the embedded seeds, every English CR edition in ../shared/data/cr/en (or --data DIR)
 and the translated CRs in ../shared/data/cr/es (or --translations DIR: the Spanish CR PDF).
 Each measure runs mtgrules and the FTS5 baseline in the same run, several times; medians,
-min-max and ratios are printed (and --json writes them as one object). Nothing here is a test: these machines are noisy, so compare ratios, not seconds."""
+min-max and ratios are printed (and --json writes them as one object). Nothing here is a
+test: these machines are noisy, so compare ratios, not seconds."""
 
 from __future__ import annotations
 
