@@ -140,16 +140,36 @@ def load() -> Loaded:
     """Every source parsed (from the cache when it can); many new ones in two processes."""
     sources = all_sources()
     fresh = [s for s in sources if not _cache_path(s).exists()]
+    parsed: dict[str, Document | str] = {}
     if len(fresh) >= PARALLEL_FROM:
         from concurrent.futures import ProcessPoolExecutor
 
+        # The largest first, so that a long PDF is not the last one a process starts; each
+        # parse comes back as the bytes its process cached, not pickled a second time.
+        fresh.sort(key=lambda s: -len(s.data))
         with ProcessPoolExecutor(max_workers=2) as pool:
-            outcomes = list(pool.map(_parse_or_error, sources, chunksize=2))
-    else:
-        outcomes = [_parse_or_error(source) for source in sources]
+            for source, outcome in zip(fresh, pool.map(_parse_to_bytes, fresh), strict=True):
+                parsed[source.name] = (
+                    pickle.loads(outcome) if isinstance(outcome, bytes) else outcome
+                )
+    outcomes = [parsed.get(s.name) or _parse_or_error(s) for s in sources]
     documents = tuple(o for o in outcomes if isinstance(o, Document))
     failures = tuple(o for o in outcomes if isinstance(o, str))
     return Loaded(documents, failures)
+
+
+def _parse_to_bytes(source: Source) -> bytes | str:
+    """In a pool process: the pickled parse (written to the cache too), or the error line."""
+    from corpus.ingest import IngestError, ingest_bytes
+
+    try:
+        document = ingest_bytes(source.data, source.name, source.hints)
+    except IngestError as error:
+        return str(error)
+    data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+    with contextlib.suppress(OSError):
+        write_atomic(_cache_path(source), data)
+    return data
 
 
 def prune_cache() -> int:

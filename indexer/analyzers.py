@@ -3,6 +3,8 @@ accent and quote folding, then that language's Snowball stemmer."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from functools import cache
 
 from whoosh.analysis import (
@@ -13,6 +15,7 @@ from whoosh.analysis import (
     RegexTokenizer,
     StemFilter,
     StopFilter,
+    Token,
 )
 from whoosh.lang.stopwords import stoplists
 from whoosh.support.charset import accent_map
@@ -37,6 +40,10 @@ def stop_words(lang: str) -> frozenset[str]:
 
 @cache
 def analyzer(lang: str) -> Analyzer:
+    return WordMemoAnalyzer(_chain(lang))
+
+
+def _chain(lang: str) -> Analyzer:
     stop = stop_words(lang)
     return (
         RegexTokenizer(TOKEN_PATTERN)
@@ -47,6 +54,92 @@ def analyzer(lang: str) -> Analyzer:
         | CharsetFilter(accent_map)
         | StemFilter(lang=lang, cachesize=-1)
     )
+
+
+class WordMemoAnalyzer(Analyzer):
+    """A language's filter chain, run once per distinct word instead of once per occurrence.
+
+    Every filter in the chain acts on one word at a time, but Whoosh passes each occurrence
+    through five generators; indexing spent most of its time there. This tokenizes with the
+    same pattern, looks each word's output up (computing it with the chain the first time) and
+    numbers positions as the chain does: the first kept token keeps its position, the others
+    follow it one by one (StopFilter's renumbering). tests/test_analyzers.py checks that the
+    tokens are the chain's own on real text."""
+
+    def __init__(self, chain: Analyzer) -> None:
+        self.chain = chain
+        self._words = re.compile(TOKEN_PATTERN, re.UNICODE)
+        self._split = chain.items[0] | chain.items[1]  # tokenizer and word splitting
+        self._memo: dict[tuple[str, str], tuple[int, list[tuple[str, int, int, int]]]] = {}
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"chain": self.chain}  # the schema is pickled into the index: not the memo
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__init__(state["chain"])  # type: ignore[misc]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WordMemoAnalyzer) and self.chain == other.chain
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _word(self, word: str, mode: str) -> tuple[int, list[tuple[str, int, int, int]]]:
+        found = self._memo.get((word, mode))
+        if found is None:
+            consumed = sum(1 for _ in self._split(word, positions=True, mode=mode))
+            tokens = [
+                (t.text, t.pos, t.startchar, t.endchar)
+                for t in self.chain(word, positions=True, chars=True, mode=mode)
+            ]
+            found = self._memo[word, mode] = (consumed, tokens)
+        return found
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: object,
+    ) -> Iterator[Token]:
+        if keeporiginal or not removestops or not tokenize or start_pos or start_char or kwargs:
+            yield from self.chain(
+                value,
+                positions=positions,
+                chars=chars,
+                keeporiginal=keeporiginal,
+                removestops=removestops,
+                start_pos=start_pos,
+                start_char=start_char,
+                tokenize=tokenize,
+                mode=mode,
+                **kwargs,
+            )
+            return
+        token = Token(positions, chars, removestops=removestops, mode=mode)
+        base, first, kept = 0, -1, 0
+        for match in self._words.finditer(value):
+            consumed, outputs = self._word(match.group(), mode)
+            start = match.start()
+            for text, pos, startchar, endchar in outputs:
+                if first < 0:
+                    first = base + pos
+                token.text = text
+                token.boost = 1.0
+                token.stopped = False
+                if positions:
+                    token.pos = first + kept
+                if chars:
+                    token.startchar = start + startchar
+                    token.endchar = start + endchar
+                kept += 1
+                yield token
+            base += consumed
 
 
 @cache

@@ -80,7 +80,6 @@ def add_editions(
         english[str(document.edition)] = [document.source]
     new_english = with_terms(new_raw, termbase)
     translated = _realigned(saved, english, new_english, termbase)
-    final_termbase = TermBase.from_records(_in_library_order(translated + references))
 
     merged = _merged_versions(sidestore.memberships(live), new_english)
     if merged is None:
@@ -108,7 +107,7 @@ def add_editions(
         _rewrite_records(home, saved, old_records, new_english, translated)
         records = int(current["records"]) + len(new_english)
         write_vocabulary(saved.vocabulary, folder)
-        (folder / TERMBASE).write_text(final_termbase.to_json(), "utf-8")
+        (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
         saved.translated = translated
         saved.references = references
         saved.english = english

@@ -133,5 +133,14 @@ class Builder:
 
 
 def non_blank(lines: list[str]) -> list[tuple[int, str]]:
-    """(1-based line number, stripped text) of every non-blank line."""
-    return [(i, line.strip()) for i, line in enumerate(lines, start=1) if line.strip()]
+    """(1-based line number, stripped text) of every non-blank line. Detection and parsing ask
+    this of one document's lines a dozen times: the last answer is kept (do not change the
+    list in place after asking)."""
+    if _last_rows and _last_rows[0] is lines and _last_rows[1] == len(lines):
+        return list(_last_rows[2])
+    rows = [(i, stripped) for i, line in enumerate(lines, start=1) if (stripped := line.strip())]
+    _last_rows[:] = [lines, len(lines), rows]
+    return list(rows)
+
+
+_last_rows: list = []

@@ -31,7 +31,12 @@ CONTENTS = {
 
 
 def _positions(rows: list[tuple[int, str]], names: set[str]) -> list[int]:
-    return [index for index, (_, text) in enumerate(rows) if text.lower().rstrip(" :") in names]
+    longest = max(map(len, names)) + 2
+    return [
+        index
+        for index, (_, text) in enumerate(rows)
+        if len(text) <= longest and text.lower().rstrip(" :") in names
+    ]
 
 
 def _body_chapters(rows: list[tuple[int, str]]) -> list[int]:
