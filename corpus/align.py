@@ -16,15 +16,16 @@ def with_terms(records: Iterable[Record], termbase: TermBase | None = None) -> l
     records = list(records)
     termbase = termbase or TermBase.from_records(records)
     enriched = []
-    seen: dict[tuple[str, str], tuple[str, ...]] = {}  # editions repeat most texts
+    seen: dict[tuple[str, str | None, str], tuple[str, ...]] = {}  # editions repeat most texts
     for record in records:
-        text = f"{record.title or ''} {record.text}"
-        if (record.lang, text) not in seen:
-            seen[record.lang, text] = tuple(termbase.concepts_in(text, record.lang))
-        concepts = list(seen[record.lang, text])
+        key = (record.lang, record.title, record.text)
+        concepts = seen.get(key)
+        if concepts is None:
+            text = f"{record.title or ''} {record.text}"
+            concepts = seen[key] = tuple(termbase.concepts_in(text, record.lang))
         if record.align.method == "mechanic":
-            concepts.insert(0, record.key)
-        enriched.append(record.but(terms=tuple(concepts)))
+            concepts = (record.key, *concepts)
+        enriched.append(record.but(terms=concepts))
     return enriched
 
 

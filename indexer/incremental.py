@@ -26,6 +26,7 @@ from indexer.build import (
     VOCABULARY,
     Version,
     cannot_write,
+    follows_by_numbering,
     records_path,
     versions,
     vocabulary_counts,
@@ -57,6 +58,8 @@ def add_editions(
     saved = BuildState.load(live) if new_documents else None
     if not new_documents or saved is None or not (live / sidestore.SIDESTORE).exists():
         return None
+    if any(map(follows_by_numbering, saved.translated)):
+        return None  # which edition it follows is decided against every edition: in full
     try:
         old_records = records_path(home).read_bytes()
     except OSError:
