@@ -132,7 +132,9 @@ def pdf_lines(data: bytes) -> tuple[list[str], dict[int, str]]:
     for lines in pages:
         for line in {*lines[:2], *lines[-2:]}:
             edges[re.sub(r"\d+", "#", line)] += 1
-    running = {line for line, n in edges.items() if len(pages) > 2 and n >= 0.6 * len(pages)}
+    # On two pages only a line both repeat counts; past that, one most pages repeat.
+    least = len(pages) if len(pages) == 2 else 0.6 * len(pages)
+    running = {line for line, n in edges.items() if len(pages) >= 2 and n >= least}
     out: list[str] = []
     dropped: dict[int, str] = {}
     for lines in pages:

@@ -112,10 +112,17 @@ def parse(ctx: Context) -> Parsed:
         builder.drop(line_number, text, reason)
 
     body = rows[body_start:glossary_start]
+    # A chapter line is the next chapter, or one that opens its own sections (an excerpt may
+    # skip chapters); "1. Esta es una acción …" inside a rule is neither.
+    opening = {index - body_start for index in chapters}
     openings: list[tuple[int, re.Match[str]]] = []
     for position, (_, text) in enumerate(body):
         match = CHAPTER.match(text)
-        if match and int(match["number"]) == len(openings) + 1:
+        last = int(openings[-1][1]["number"]) if openings else 0
+        if match and (
+            int(match["number"]) == last + 1
+            or (position in opening and int(match["number"]) > last)
+        ):
             openings.append((position, match))
     start = 0
     for position, match in [*openings, (len(body), None)]:

@@ -1,0 +1,272 @@
+"""Whole translated Comprehensive Rules: recognised with or without front matter as text, HTML
+or PDF, page wrapping undone, translator notes flagged, the glossary read; the real Spanish CR
+PDF ingested, following English 2025-11-14 by its numbering, side by side with English."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from translated_cr import LANGUAGES, NUMBERS, Words, as_html, as_pdf, as_text
+
+from corpus.following import by_numbering
+from corpus.ingest import extract, ingest_bytes
+from corpus.records import Document
+from search.cli import cli
+
+FORMATS = ("text", "html", "pdf")
+
+
+def translated(lang: str, form: str, front_matter: bool, folder: Path) -> Document:
+    words = LANGUAGES[lang]
+    if form == "text":
+        data = as_text(words, front_matter)
+    elif form == "html":
+        data = as_html(words, front_matter)
+    else:
+        data = as_pdf(words, front_matter, folder / "cr.pdf").read_bytes()
+    return ingest_bytes(data, f"cr-{lang}.{form}")
+
+
+CASES = [(lang, form, front) for lang in LANGUAGES for form in FORMATS for front in (False, True)]
+
+
+@pytest.mark.parametrize(("lang", "form", "front_matter"), CASES)
+def test_translated_cr_is_recognised(lang: str, form: str, front_matter: bool, tmp_path: Path):
+    """Chapters, sections, rules and the glossary, with or without the title and contents."""
+    doc = translated(lang, form, front_matter, tmp_path)
+    assert (doc.lang, doc.layout) == (lang, "comprehensive-rules")
+    assert doc.edition == ("2025-11-14" if front_matter else None)
+    assert [r.number for r in doc.records if r.kind == "rule"] == NUMBERS
+    chapters = [r.title for r in doc.records if r.number in ("1", "2", "7")]
+    assert chapters == [c.split(". ", 1)[1] for c in LANGUAGES[lang].chapters]
+    assert doc.counts() == {"rule": 18, "example": 1, "glossary": 2}
+    if not front_matter and form != "pdf":  # a PDF's running header is a title
+        assert "no title page: 3 chapters opening their sections" in doc.layout_reason
+
+
+@pytest.mark.parametrize(("lang", "form"), [(lang, form) for lang in LANGUAGES for form in FORMATS])
+def test_wrapped_citations_continue_their_rule(lang: str, form: str, tmp_path: Path):
+    """'… vedi regola' then '117.3a. …' on the next line: a citation, not rule 117.3a."""
+    words: Words = LANGUAGES[lang]
+    doc = translated(lang, form, False, tmp_path)
+    text = {r.number: r.text for r in doc.records if r.kind == "rule"}
+    assert text["117.2a"].endswith(f"117.3a. {words.turn_based}")
+    assert text["117.3a"] == words.rules["117.3a"]
+    assert text["205.4d"].endswith("704.5j).")
+    assert text["205.4e"] == words.rules["205.4e"]
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_translator_notes_and_examples(lang: str, tmp_path: Path):
+    """'(NdT: …)' stays in its rule and flags it; the example belongs to 704.5j."""
+    words = LANGUAGES[lang]
+    doc = translated(lang, "text", True, tmp_path)
+    rule = next(r for r in doc.records if r.number == "704.5j")
+    assert rule.text.endswith(words.note)
+    assert rule.flags == ("translator-note",)
+    assert [r.flags for r in doc.records if r.number != "704.5j"] == [()] * (len(doc.records) - 1)
+    example = next(r for r in doc.records if r.kind == "example")
+    assert (example.parent, example.key, example.text) == ("704.5j", "704.5j", words.example)
+
+
+@pytest.mark.parametrize(("lang", "form"), [(lang, form) for lang in LANGUAGES for form in FORMATS])
+def test_glossary_headwords_and_numbered_senses(lang: str, form: str, tmp_path: Path):
+    """A headword line, then its definition: one or more numbered senses, then 'see rule'."""
+    words = LANGUAGES[lang]
+    doc = translated(lang, form, True, tmp_path)
+    glossary = [(r.title, r.text) for r in doc.records if r.kind == "glossary"]
+    assert glossary == [(headword, " ".join(lines)) for headword, lines in words.terms]
+
+
+@pytest.mark.parametrize(("lang", "form"), [(lang, form) for lang in LANGUAGES for form in FORMATS])
+def test_front_matter_and_page_chrome_are_dropped_with_reasons(
+    lang: str, form: str, tmp_path: Path
+):
+    """Title, date, introduction, contents and credits dropped; nothing lost."""
+    doc = translated(lang, form, True, tmp_path)
+    reasons = Counter(d.reason for d in doc.dropped)
+    assert reasons["metadata: edition date"] == 1
+    assert reasons["table of contents"] == 7  # heading, 4 chapters and sections, glossary, credits
+    assert reasons["front matter: introduction"] >= 1  # one paragraph, wrapped or not
+    assert reasons["boilerplate: credits"] == 2
+    words = LANGUAGES[lang]
+    data = as_pdf(words, True, tmp_path / "cr.pdf").read_bytes() if form == "pdf" else None
+    if data is not None:
+        lines, _, _ = extract(data, "cr.pdf")
+        wanted = {i for i, line in enumerate(lines, start=1) if line.strip()}
+        in_records = [i for r in doc.records for i in range(r.lines[0], r.lines[1] + 1)]
+        dropped = {d.line: d.reason for d in doc.dropped}
+        assert len(in_records) == len(set(in_records))  # no line in two records
+        assert set(in_records) | set(dropped) == wanted
+        # A rule running over a page break spans the page's footer and header, set aside.
+        inside = {dropped[i] for i in set(in_records) & set(dropped)}
+        assert inside <= {"boilerplate: page number", "boilerplate: running header or footer"}
+        assert reasons["boilerplate: page number"] == 2
+
+
+def test_numbering_picks_the_edition_and_ties_go_to_the_earliest():
+    """The edition sharing most numbers in the covered sections; equal ones: the earliest."""
+    mine = {"704", "704.5", "704.5i", "704.5j", "704.5k"}
+    english = {
+        "2024-11-08": {"704", "704.5", "704.5i", "704.5j", "704.5k", "205.4d"},
+        "2025-02-07": {"704", "704.5", "704.5i", "704.5j", "704.5k", "205.4e"},
+        "2026-08-07": {"704", "704.5", "704.5i", "704.5j", "704.5k", "704.5m"},
+    }
+    found = by_numbering(mine, english)
+    assert found is not None
+    assert (found.edition, found.found, found.total) == ("2024-11-08", 5, 5)
+    assert found.evidence() == "follows English 2024-11-08 by numbering: 5 of 5 numbers"
+    assert by_numbering({"205.1", "205.2c"}, english) is None  # 205 has other numbers there
+
+
+# The real Spanish CR (../shared/data/cr/es, see PROVENANCE.md section 4).
+
+PDF = "magic_rules_clean.pdf"
+
+
+@pytest.fixture(scope="module")
+def spanish(shared_data: Path) -> Document:
+    path = shared_data / "cr" / "es" / PDF
+    if not path.exists():
+        pytest.skip(f"{path} is absent")
+    return ingest_bytes(path.read_bytes(), PDF)
+
+
+@pytest.mark.shared_data
+def test_spanish_cr_pdf_is_read_whole(spanish: Document):
+    """3,239 distinct numbers (7 printed as 111,10m or 111.10S among them), 276 examples, 723
+    glossary entries; 117.3a one rule, its number wrapped into 117.2c a citation; 704.5j
+    whole."""
+    rules = [r for r in spanish.records if r.kind == "rule"]
+    assert (spanish.lang, spanish.layout, spanish.edition) == ("es", "comprehensive-rules", None)
+    assert len({r.number for r in rules if len(r.number or "") >= 3}) == 3239
+    assert (spanish.counts()["example"], spanish.counts()["glossary"]) == (276, 723)
+    assert [r.text[:40] for r in rules if r.number == "117.3a"] == [
+        "El jugador activo recibe prioridad al co"
+    ]
+    turn_based = next(r for r in rules if r.number == "117.2c").text
+    assert "recibir prioridad. Ver la regla 117.3a. Las acciones basadas en turno" in turn_based
+    assert next(r for r in rules if r.number == "704.5j").text == (
+        "Si un mismo jugador controla dos o más permanentes legendarios con el mismo nombre, ese "
+        "jugador elige uno de ellos, y el resto es puesto en el cementerio de su propietario. A "
+        "esto se le llama “la regla de leyendas”."
+    )
+    assert "rule 111.10m is printed '111,10m' (line 787)" in spanish.warnings
+    assert sum("translator-note" in r.flags for r in spanish.records) == 8
+
+
+@pytest.fixture(scope="module")
+def spanish_home(
+    tmp_path_factory: pytest.TempPathFactory, shared_data: Path, spanish: Document
+) -> Iterator[Path]:
+    """The seeds, English 2025-11-14 and a newer edition, and the Spanish CR PDF."""
+    home = tmp_path_factory.mktemp("spanish")
+    english = shared_data / "cr" / "en"
+    files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        result = CliRunner().invoke(
+            cli, ["add", *map(str, files), str(shared_data / "cr/es" / PDF)]
+        )
+        assert result.exit_code == 0, result.output
+        yield home
+
+
+def run(home: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(cli, list(args))
+    return result.exit_code, result.stdout
+
+
+@pytest.mark.shared_data
+def test_spanish_cr_follows_english_2025_11_14_by_numbering(spanish_home: Path):
+    """No date stated: the edition is inferred from the numbering, with its evidence."""
+    code, out = run(spanish_home, "sources", "--json", "--no-dropped")
+    assert code == 0
+    document = next(d for d in json.loads(out)["documents"] if d["source"] == PDF)
+    assert document["edition"] is None
+    assert document["follows"]["edition"] == "2025-11-14"
+    assert document["follows"]["method"] == "numbering"
+    assert document["follows"]["evidence"] == (
+        "follows English 2025-11-14 by numbering: 3,238 of 3,239 numbers"
+    )
+    code, out = run(spanish_home, "sources", "--no-dropped")
+    assert "follows English 2025-11-14 by numbering: 3,238 of 3,239 numbers; newest English " in out
+
+
+@pytest.mark.shared_data
+def test_spanish_cr_keys_rules_by_number_and_joins_the_glossary(spanish_home: Path):
+    """≥ 99% of rules keyed by their own number, ≥ 90% of glossary entries on English ones."""
+    run(spanish_home, "index")
+    lines = (spanish_home / "records.jsonl").read_text("utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    mine = [r for r in records if r["source"] == PDF]
+    english_glossary = {r["key"] for r in records if r["lang"] == "en" and r["kind"] == "glossary"}
+    rules = [r for r in mine if r["kind"] == "rule"]
+    own = [r for r in rules if r["key"] == r["number"] and r["align"]["method"] == "number"]
+    assert len(own) >= 0.99 * len(rules)
+    glossary = [r for r in mine if r["kind"] == "glossary"]
+    joined = [r for r in glossary if r["key"] in english_glossary]
+    assert len(joined) >= 0.9 * len(glossary)
+    by_title = {r["title"]: r for r in glossary}
+    assert by_title["Viajar en el tiempo (Time Travel)"]["key"] == "Time Travel"
+    assert by_title["Regla de leyendas"]["key"] == "Legend Rule"
+    assert {r["follows"] for r in mine} == {"2025-11-14"}
+
+
+@pytest.mark.shared_data
+def test_spanish_rule_beside_the_english_it_follows(spanish_home: Path):
+    """show 704.5j: the Spanish rule and English 2025-11-14, though 2026-08-07 is loaded."""
+    code, out = run(spanish_home, "show", "704.5j", "--json")
+    assert code == 0
+    (result,) = json.loads(out)["results"]
+    assert result["english"]["edition"] == "2025-11-14"
+    spanish = next(r for r in result["records"] if r["lang"] == "es")
+    assert (spanish["number"], spanish["follows"], spanish["edition"]) == (
+        "704.5j",
+        "2025-11-14",
+        None,
+    )
+    code, out = run(spanish_home, "show", "704.5j")
+    assert "es  704.5j · rule · undated, follows English 2025-11-14 · magic_rules_clean.pdf" in out
+
+
+@pytest.mark.shared_data
+def test_check_and_stale_on_the_spanish_cr(spanish_home: Path):
+    """check names English rules the translation lacks, duplicates and translator notes (exit
+    1); stale lists Spanish rules whose English changed after 2025-11-14."""
+    code, out = run(spanish_home, "check", "--lang", "es", "--json")
+    assert code == 1
+    problems = {(p["number"], p["check"]) for p in json.loads(out)["problems"]}
+    assert ("111.10f", "missing") in problems
+    assert ("111.10b", "duplicate") in problems
+    assert ("716.38b", "extra") in problems
+    assert sum(check == "missing" for _, check in problems) == 17
+    assert sum(check == "translator-note" for _, check in problems) == 8
+    code, out = run(spanish_home, "stale", "--lang", "es", "--json")
+    assert code == 0
+    stale = json.loads(out)["stale"]
+    assert stale and {(s["english_from"], s["english_to"]) for s in stale} == {
+        ("2025-11-14", "2026-08-07")
+    }
+
+
+@pytest.mark.shared_data
+def test_tmx_carries_the_whole_spanish_cr(spanish_home: Path):
+    """Rules, examples and glossary entries as aligned units, English beside Spanish."""
+    code, out = run(spanish_home, "export", "--format", "tmx", "--lang", "en,es")
+    assert code == 0
+    root = ET.fromstring(out.encode("utf-8"))
+    units = {tu.get("tuid"): tu for tu in root.iter("tu")}
+    lang = "{http://www.w3.org/XML/1998/namespace}lang"
+    for tuid in ("704.5j", "Legend Rule", "101.2 example 1"):
+        assert [tuv.get(lang) for tuv in units[tuid].iter("tuv")] == ["en", "es"], tuid
+    kinds = Counter(
+        next(p.text for p in tu.iter("prop") if p.get("type") == "x-kind") for tu in units.values()
+    )
+    assert kinds["rule"] > 3200 and kinds["glossary"] > 700 and kinds["example"] > 250
