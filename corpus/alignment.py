@@ -141,13 +141,17 @@ def reference_for(
     return max(others)[1] if others else []
 
 
-def align_documents(records: list[Record]) -> list[Record]:
+def align_documents(
+    records: list[Record], follows: dict[str, Following] | None = None
+) -> list[Record]:
     """Every record with its English key; content-aligned where the numbering is old; every
-    translated record with the English edition its document follows."""
+    translated record with the English edition its document follows (`follows`, computed from
+    the records when not given)."""
     by_source: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         by_source[record.source].append(record)
-    follows = followings(records)
+    if follows is None:
+        follows = followings(records)
     candidates: dict[tuple[str, str], list[str]] = defaultdict(list)
     for source, rs in by_source.items():
         if any(r.kind == "rule" and r.number and r.align.method == "number" for r in rs):

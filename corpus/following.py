@@ -38,7 +38,9 @@ def rule_numbers(records: Iterable[Record]) -> set[str]:
     return {r.number for r in records if r.kind == "rule" and r.number and len(r.number) >= 3}
 
 
-def by_numbering(numbers: set[str], english: Mapping[str, set[str]]) -> Following | None:
+def by_numbering(
+    numbers: set[str], english: Mapping[str, frozenset[str]] | Mapping[str, set[str]]
+) -> Following | None:
     """The English edition (date -> its numbers) whose numbering, within the sections the
     document covers, is most like the document's; None when none is like it."""
     if not numbers:
@@ -57,16 +59,28 @@ def by_numbering(numbers: set[str], english: Mapping[str, set[str]]) -> Followin
     return Following(edition, "numbering", len(numbers & english[edition]), len(numbers))
 
 
-def followings(records: Iterable[Record]) -> dict[str, Following]:
+def edition_numbers(records: Iterable[Record]) -> dict[str, frozenset[str]]:
+    """Each English edition's rule numbers."""
+    numbers: dict[str, set[str]] = defaultdict(set)
+    for record in records:
+        english = record.lang == "en" and record.edition and record.kind == "rule"
+        if english and record.number and len(record.number) >= 3:
+            numbers[str(record.edition)].add(record.number)
+    return {edition: frozenset(found) for edition, found in numbers.items()}
+
+
+def followings(
+    records: Iterable[Record], english: Mapping[str, frozenset[str]] | None = None
+) -> dict[str, Following]:
     """Every numbered translated document (by source) with the English edition it follows;
-    documents that follow none by date or numbering are left out."""
+    documents that follow none by date or numbering are left out. `english`: every edition's
+    numbers, when not all editions' records are among `records`."""
+    records = list(records)
     by_source: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         by_source[record.source].append(record)
-    english: dict[str, set[str]] = defaultdict(set)
-    for group in by_source.values():
-        if group[0].lang == "en" and group[0].edition:
-            english[group[0].edition] |= rule_numbers(group)
+    if english is None:
+        english = edition_numbers(records)
     editions = sorted(english)
     if not editions:
         return {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -106,9 +106,14 @@ def list_items(text: str) -> list[str]:
     return []
 
 
-def enumeration_terms(records: list[Record]) -> list[Term]:
+def enumeration_terms(
+    records: list[Record], numbered_like: Mapping[str, str] | None = None
+) -> list[Term]:
     """A translated rule's list and its English counterpart's, item by item, when both have
-    the same number of items (Italian 205.2a card types against English 205.2a)."""
+    the same number of items (Italian 205.2a card types against English 205.2a). The
+    counterpart is in the edition in effect at the translation's date, or, for an undated
+    document, the edition its numbering follows (`numbered_like`: source -> edition)."""
+    numbered_like = numbered_like or {}
     english: dict[str, list[Record]] = {}
     for record in records:
         if record.lang == "en" and record.kind == "rule" and record.number:
@@ -118,7 +123,10 @@ def enumeration_terms(records: list[Record]) -> list[Term]:
         if record.lang == "en" or record.kind != "rule" or record.align.method != "number":
             continue
         candidates = {r.edition: r for r in english.get(record.key, []) if r.edition}
-        follows = in_effect(sorted(candidates), record.edition)
+        follows = numbered_like.get(record.source) if record.edition is None else None
+        follows = (
+            follows if follows in candidates else in_effect(sorted(candidates), record.edition)
+        )
         if follows is None:
             continue
         counterpart = candidates[follows]
@@ -208,10 +216,14 @@ class TermBase:
                 self._by_stems.setdefault(("en", tuple(stems(concept, "en"))), set()).add(concept)
 
     @classmethod
-    def from_records(cls, records: Iterable[Record]) -> TermBase:
+    def from_records(
+        cls, records: Iterable[Record], numbered_like: Mapping[str, str] | None = None
+    ) -> TermBase:
+        """Static terms, names in parentheses and aligned lists; `numbered_like`: the English
+        edition each undated translation follows by its numbering."""
         records = list(records)
         found = [t for record in records for t in parenthesized_terms(record)]
-        return cls(static_terms(), [*found, *enumeration_terms(records)])
+        return cls(static_terms(), [*found, *enumeration_terms(records, numbered_like)])
 
     def to_json(self) -> str:
         return json.dumps(

@@ -201,11 +201,6 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def follows_by_numbering(record: Record) -> bool:
-    """A translation that states no date but follows an English edition by its numbering."""
-    return record.follows is not None and record.edition is None
-
-
 def _build_in_full(
     home: Path,
     loaded: Loaded,
@@ -216,28 +211,28 @@ def _build_in_full(
     from corpus import library
     from corpus.align import with_terms
     from corpus.alignment import align_documents
+    from corpus.following import edition_numbers, followings
     from corpus.terms import TermBase
     from indexer.state import BuildState, by_source, chunk, references_for, write_chunks
 
     raw = list(library.records(loaded.documents))
-    termbase = TermBase.from_records(raw)
-    records = align_documents(with_terms(raw, termbase))
+    follows = followings(raw)
+    numbered_like = {s: f.edition for s, f in follows.items() if f.method == "numbering"}
+    termbase = TermBase.from_records(raw, numbered_like)
+    records = align_documents(with_terms(raw, termbase), follows)
     translated_raw = [r for r in raw if r.lang != "en"]
     english: dict[str, list[str]] = {}
     for document in sorted(loaded.documents, key=lambda d: d.source):
         if document.lang == "en" and document.edition:
             english.setdefault(document.edition, []).append(document.source)
-    translated = [r for r in records if r.lang != "en"]
     saved = BuildState(
         translated_raw=translated_raw,
-        translated=translated,
-        # A translation that follows an edition by its numbering is re-inferred against every
-        # edition by a full build (indexer/incremental.py), so no references are kept for it.
-        references=[]
-        if any(map(follows_by_numbering, translated))
-        else references_for(translated_raw, raw),
+        translated=[r for r in records if r.lang != "en"],
+        references=references_for(translated_raw, raw, numbered_like),
         english=english,
         termbase=termbase.to_json(),
+        numbers=edition_numbers(raw),
+        numbered_like=numbered_like,
     )
     folder: Path | None = None
     try:

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus.dates import in_effect
+from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
 from corpus.records import Document, Record
 from indexer.build import (
     TERMBASE,
     VOCABULARY,
     Version,
     cannot_write,
-    follows_by_numbering,
     records_path,
     versions,
     vocabulary_counts,
@@ -58,8 +58,6 @@ def add_editions(
     saved = BuildState.load(live) if new_documents else None
     if not new_documents or saved is None or not (live / sidestore.SIDESTORE).exists():
         return None
-    if any(map(follows_by_numbering, saved.translated)):
-        return None  # which edition it follows is decided against every edition: in full
     try:
         old_records = records_path(home).read_bytes()
     except OSError:
@@ -73,8 +71,15 @@ def add_editions(
     if any(source in new_sources for source, _ in overrides()):
         return None
     new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
-    references = _in_library_order(saved.references + references_for(saved.translated_raw, new_raw))
-    termbase = TermBase.from_records(_in_library_order(saved.translated_raw + references))
+    numbers = {**saved.numbers, **edition_numbers(new_raw)}
+    if _numbering_moves(saved, numbers):
+        return None  # a translation now follows another edition by its numbering
+    references = _in_library_order(
+        saved.references + references_for(saved.translated_raw, new_raw, saved.numbered_like)
+    )
+    termbase = TermBase.from_records(
+        _in_library_order(saved.translated_raw + references), saved.numbered_like
+    )
     if termbase.to_json() != saved.termbase:
         return None  # every record's terms could change
 
@@ -82,7 +87,9 @@ def add_editions(
     for document in new_documents:
         english[str(document.edition)] = [document.source]
     new_english = with_terms(new_raw, termbase)
-    translated = _realigned(saved, english, new_english, termbase)
+    translated = _realigned(saved, english, new_english, termbase, numbers)
+    if translated is None:
+        return None
 
     merged = _merged_versions(sidestore.memberships(live), new_english)
     if merged is None:
@@ -114,6 +121,7 @@ def add_editions(
         saved.translated = translated
         saved.references = references
         saved.english = english
+        saved.numbers = numbers
         saved.save(folder)
         count = int(current["versions"]) + len(added)
         write_current(
@@ -193,11 +201,26 @@ def _in_library_order(records: Iterable[Record]) -> list[Record]:
     return sorted(records, key=lambda r: (r.source, r.seq))
 
 
+def _numbering_moves(saved: BuildState, numbers: dict[str, frozenset[str]]) -> bool:
+    """Whether a translation that follows an edition by its numbering follows another now."""
+    for source, group in by_source(saved.translated_raw):
+        if source in saved.numbered_like:
+            again = by_numbering(rule_numbers(group), numbers)
+            if again is None or again.edition != saved.numbered_like[source]:
+                return True
+    return False
+
+
 def _realigned(
-    saved: BuildState, english: dict[str, list[str]], new_english: list[Record], termbase: TermBase
-) -> list[Record]:
+    saved: BuildState,
+    english: dict[str, list[str]],
+    new_english: list[Record],
+    termbase: TermBase,
+    numbers: dict[str, frozenset[str]],
+) -> list[Record] | None:
     """The translated records as a full build would key them now: re-aligned when the new
-    edition is the one a document follows, as they were otherwise."""
+    edition is the one a document follows, as they were otherwise; None when a document would
+    now follow an edition by its numbering (a full build decides that)."""
     from corpus.align import with_terms
     from corpus.alignment import align_documents
 
@@ -206,15 +229,19 @@ def _realigned(
     moved = {
         source
         for source, group in by_source(saved.translated_raw)
-        if in_effect(before, group[0].edition) != in_effect(after, group[0].edition)
+        if source not in saved.numbered_like
+        and in_effect(before, group[0].edition) != in_effect(after, group[0].edition)
     }
     if not moved:
         return saved.translated
     followed = {in_effect(after, r.edition) for r in saved.translated_raw if r.source in moved}
     reference = [r for r in new_english if r.edition in followed]
     raw = [r for r in saved.translated_raw if r.source in moved]
+    follows = followings(raw + reference, numbers)
+    if any(f.method == "numbering" for f in follows.values()):
+        return None
     realigned = [
-        r for r in align_documents(with_terms(raw, termbase) + reference) if r.lang != "en"
+        r for r in align_documents(with_terms(raw, termbase) + reference, follows) if r.lang != "en"
     ]
     kept = [r for r in saved.translated if r.source not in moved]
     return _in_library_order(kept + realigned)

@@ -28,6 +28,8 @@ class BuildState:
     offsets: dict[str, tuple[int, int]] = field(default_factory=dict)  # source -> bytes
     vocabulary: Counter[str] = field(default_factory=Counter)
     checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
+    numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # edition -> its numbers
+    numbered_like: dict[str, str] = field(default_factory=dict)  # undated source -> edition
 
     def save(self, folder: Path) -> None:
         (folder / STATE).write_bytes(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
@@ -41,10 +43,25 @@ class BuildState:
         return state if isinstance(state, cls) else None
 
 
-def references_for(translated: Iterable[Record], english: Iterable[Record]) -> list[Record]:
-    """The English rules a term base can pair with translated rules: those of the same number."""
-    keys = {r.key for r in translated}
-    return [r for r in english if r.lang == "en" and r.kind == "rule" and r.number in keys]
+def references_for(
+    translated: Iterable[Record], english: Iterable[Record], numbered_like: dict[str, str]
+) -> list[Record]:
+    """The English rules a term base can pair with translated rules: those of the same number
+    (for a translation that follows an edition by its numbering, in that edition only)."""
+    keys: set[str] = set()
+    pinned: set[tuple[str, str]] = set()
+    for record in translated:
+        if record.source in numbered_like:
+            pinned.add((numbered_like[record.source], record.key))
+        else:
+            keys.add(record.key)
+    return [
+        r
+        for r in english
+        if r.lang == "en"
+        and r.kind == "rule"
+        and (r.number in keys or (r.edition or "", r.number or "") in pinned)
+    ]
 
 
 def chunk(records: Iterable[Record]) -> bytes:

@@ -114,3 +114,22 @@ def test_a_changed_hand_off_file_is_a_full_build(home: Path, shared_data: Path):
     result = build(home)
     assert result.built and not result.added_editions
     assert not (home / "records.jsonl").read_text("utf-8").endswith("\n\n")
+
+
+def test_a_translation_that_follows_by_numbering_keeps_its_edition(home: Path, shared_data: Path):
+    """The Spanish CR follows 2025-11-14 by its numbering: adding 2026-08-07 leaves it there,
+    in place, with the result a full build gives."""
+    spanish = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
+    if not spanish.exists():
+        pytest.skip(f"{spanish} is absent")
+    before = [edition(shared_data, "20251114"), spanish]
+    result = build_then_add(home, before, edition(shared_data, "20260807"))
+    assert result.added_editions, "the new edition should have been added, not rebuilt"
+    incremental = snapshot(home)
+    full = build(home, force=True)
+    assert full.built and not full.added_editions
+    assert snapshot(home) == incremental
+    lines = (home / "records.jsonl").read_text("utf-8").splitlines()
+    assert {json.loads(line)["follows"] for line in lines if "magic_rules_clean" in line} == {
+        "2025-11-14"
+    }
