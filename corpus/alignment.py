@@ -202,8 +202,10 @@ def _glossary_keys(
     keys: dict[tuple[str, int], tuple[str, Align]] = {}
     for source, following in follows.items():
         mine = [r for r in by_source[source] if r.kind == "glossary"]
-        for index, change in align_glossary(mine, english.get(following.edition, [])).items():
-            keys[source, mine[index].seq] = change
+        joined = align_glossary(mine, english.get(following.edition, []))
+        for index, entry in enumerate(mine):
+            # An entry that joins no English one keeps its headword as a key of its own.
+            keys[source, entry.seq] = joined.get(index, (entry.key, Align("own", 0.0)))
     return keys
 
 
