@@ -1,24 +1,40 @@
 """Compare two editions of the rules in one language: added, removed, changed, moved.
 
-Whole sections are renumbered when new ones are inserted, so rules are matched by content
-first: an identical text under another number has moved; then the same number with a similar
-text has changed; then what is left on both sides is paired by similarity (moved+changed)."""
+Renumbering is decided as a tree: sections first, then rules, then subrules. A rule whose
+section moved is looked for in the new section first; a subrule of a moved rule among the
+subrules of its new number first (701.40b of Explore with 701.44b when Explore became 701.44);
+text similarity decides what the tree leaves open. At each level the same text pairs first
+(identical, then identical but for the rule numbers it cites), then the same place with a
+similar text, then the most similar texts, best first. Every choice is symmetric, so comparing
+B with A lists the pairs A with B lists."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from corpus.following import followed
-from corpus.numbers import sort_key
+from corpus.numbers import RULE_NUMBER, sort_key
 from corpus.records import Record
 
 CHANGED_MIN = 0.5  # same number, at least this similar: the same rule, changed
 MOVED_MIN = 0.75  # different numbers: a moved rule needs to be this similar
 REFERENCE = re.compile(r"\b\d{3}\.\d+[a-z]{0,2}\b|\b\d{3}\b")
 _WORDS = re.compile(r"\S+")
+# Quotes, apostrophes, dashes and spaces of every form, as one: what --ignore-typography folds.
+_TYPOGRAPHY = str.maketrans(
+    {"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'",
+     "‐": "-", "‑": "-", "–": "-", "—": "-", "\u00a0": " ", "\u202f": " "}
+)  # fmt: skip
+_SPACES = re.compile(r"\s+")
+
+
+def typography_folded(text: str) -> str:
+    """The text with straight quotes and apostrophes, hyphens for dashes, single spaces."""
+    return _SPACES.sub(" ", text.translate(_TYPOGRAPHY)).strip()
 
 
 @dataclass(frozen=True)
@@ -76,89 +92,189 @@ def rules_of(records: Iterable[Record]) -> list[Record]:
     return sorted(rules, key=lambda r: (sort_key(r.number or ""), r.seq))
 
 
-def compare(old_records: Sequence[Record], new_records: Sequence[Record]) -> list[Change]:
-    """Every difference between two editions' rules; unchanged rules are not listed."""
+def _depth(number: str) -> int:
+    """0 for chapters and sections, 1 for rules, 2 for subrules."""
+    match = RULE_NUMBER.fullmatch(number)
+    if not match or not match["rule"]:
+        return 0
+    return 2 if match["letters"] else 1
+
+
+def _parent(number: str) -> str:
+    return (
+        number.rstrip("abcdefghijklmnopqrstuvwxyz") if _depth(number) == 2 else number.split(".")[0]
+    )
+
+
+def _place(number: str) -> str:
+    """What a number keeps under its parent: the letters of a subrule, a rule's own number."""
+    if _depth(number) == 2:
+        return number[len(_parent(number)) :]
+    return number.split(".")[-1] if _depth(number) == 1 else number
+
+
+def compare(
+    old_records: Sequence[Record],
+    new_records: Sequence[Record],
+    *,
+    ignore_typography: bool = False,
+) -> list[Change]:
+    """Every difference between two editions' rules; unchanged rules are not listed. With
+    `ignore_typography`, quotes, apostrophes, dashes and spaces of any form are one."""
     old, new = rules_of(old_records), rules_of(new_records)
-    matched_old: set[int] = set()
-    matched_new: set[int] = set()
-    changes: list[Change] = []
+    fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
+    pairs = _Pairing(old, new, fold)
+    for depth in (0, 1, 2):
+        pairs.level(depth)
+    # Last, a text that changed depth unchanged (903.11 became 903.11a when a rule was put
+    # before it): the same long text anywhere.
+    olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
+    pairs.pair_same_text(olds, news, lambda t: t, anywhere=False)
+    found = (pairs.change(i, j) for i, j in pairs.matched.items())
+    changes = [c for c in found if c is not None]
+    changes += [
+        Change("removed", rule, None, 0.0, "[-" + rule.text + "-]")
+        for i, rule in enumerate(old)
+        if i not in pairs.matched
+    ]
+    paired_new = set(pairs.matched.values())
+    changes += [
+        Change("added", None, rule, 0.0, "{+" + rule.text + "+}")
+        for j, rule in enumerate(new)
+        if j not in paired_new
+    ]
+    return sorted(
+        changes,
+        key=lambda c: (c.sort_number, sort_key(c.old.number or "") if c.old else (0, 0, 0, "")),
+    )
 
-    def pair(i: int, j: int, status: str, ratio: float) -> None:
-        matched_old.add(i)
-        matched_new.add(j)
-        a, b = old[i], new[j]
-        if status == "unchanged":
-            return
-        changes.append(
-            Change(
-                status,
-                a,
-                b,
-                ratio,
-                word_diff(a.text, b.text) if a.text != b.text else "",
-                references_only=a.text != b.text
-                and without_references(a.text) == without_references(b.text),
-            )
-        )
 
-    # 1. The same text: unchanged where the number is the same, moved where it is not.
-    by_text: dict[str, list[int]] = {}
-    for j, rule in enumerate(new):
-        by_text.setdefault(rule.text, []).append(j)
-    for i, rule in enumerate(old):
-        candidates = [j for j in by_text.get(rule.text, []) if j not in matched_new]
-        if not candidates:
-            continue
-        same = [j for j in candidates if new[j].number == rule.number]
-        j = same[0] if same else min(candidates, key=lambda j: abs(j - i))
-        pair(i, j, "unchanged" if same else "moved", 1.0)
+class _Pairing:
+    """Old rules paired with new ones, level by level."""
 
-    # 2. The same number with a similar text: changed.
-    new_by_number: dict[str, list[int]] = {}
-    for j, rule in enumerate(new):
-        if j not in matched_new:
-            new_by_number.setdefault(rule.number or "", []).append(j)
-    for i, rule in enumerate(old):
-        if i in matched_old:
-            continue
-        for j in new_by_number.get(rule.number or "", []):
-            if j in matched_new:
+    def __init__(self, old: list[Record], new: list[Record], fold: Callable[[str], str]) -> None:
+        self.old, self.new = old, new
+        self.old_text = [fold(r.text) for r in old]
+        self.new_text = [fold(r.text) for r in new]
+        self.matched: dict[int, int] = {}  # old index -> new index
+        self._taken: set[int] = set()
+
+    def level(self, depth: int) -> None:
+        olds = [i for i, r in enumerate(self.old) if _depth(r.number or "") == depth]
+        news = [j for j, r in enumerate(self.new) if _depth(r.number or "") == depth]
+        if depth > 0:
+            # Under parents already paired, first: the tree decides where a child can go.
+            by_parent_old: dict[str, list[int]] = defaultdict(list)
+            by_parent_new: dict[str, list[int]] = defaultdict(list)
+            for i in olds:
+                by_parent_old[_parent(self.old[i].number or "")].append(i)
+            for j in news:
+                by_parent_new[_parent(self.new[j].number or "")].append(j)
+            parents = {self.old[i].number: self.new[j].number for i, j in self.matched.items()}
+            for parent, children in by_parent_old.items():
+                target = parents.get(parent)
+                if target is not None and target in by_parent_new:
+                    self._pair_group(children, by_parent_new[target], CHANGED_MIN, same_parent=True)
+        self._pair_group(olds, news, MOVED_MIN, same_parent=False)
+
+    def free(self, olds: list[int], news: list[int]) -> tuple[list[int], list[int]]:
+        return [i for i in olds if i not in self.matched], [j for j in news if j not in self._taken]
+
+    def _pair(self, i: int, j: int) -> None:
+        self.matched[i] = j
+        self._taken.add(j)
+
+    def _pair_group(
+        self, olds: list[int], news: list[int], least: float, same_parent: bool
+    ) -> None:
+        for key in (lambda t: t, without_references):
+            olds, news = self.free(olds, news)
+            self.pair_same_text(olds, news, key, anywhere=same_parent)
+        # The same place (number, or letters under a paired parent) with a similar text.
+        olds, news = self.free(olds, news)
+        place = _place if same_parent else (lambda n: n)
+        at = {place(self.new[j].number or ""): j for j in news}
+        for i in olds:
+            j = at.get(place(self.old[i].number or ""))
+            if j is None or j in self._taken:
                 continue
-            ratio = similarity(rule.text, new[j].text)
-            if ratio >= CHANGED_MIN:
-                pair(i, j, "changed", ratio)
-                break
+            if similarity(self.old_text[i], self.new_text[j]) >= CHANGED_MIN:
+                self._pair(i, j)
+        # The most similar texts, best first, within a section and depth.
+        olds, news = self.free(olds, news)
+        self._pair_best(olds, news, least, same_parent)
 
-    # 3. What is left: a similar text under another number (of the same section and depth)
-    # has moved and changed. Cheap upper bounds prune the pairs before the real ratio.
-    left_new = [j for j in range(len(new)) if j not in matched_new]
-    words = {j: _WORDS.findall(new[j].text) for j in left_new}
-    for i, rule in enumerate(old):
-        if i in matched_old or not left_new:
-            continue
-        matcher = SequenceMatcher(None, autojunk=False)
-        matcher.set_seq2(_WORDS.findall(rule.text))
-        best, best_j = 0.0, -1
-        for j in left_new:
-            if not _same_place(rule.number or "", new[j].number or ""):
+    def pair_same_text(
+        self, olds: list[int], news: list[int], key: Callable[[str], str], anywhere: bool
+    ) -> None:
+        """Equal texts: the same number first, then in order (an order both directions share).
+        Outside a paired parent, a short rule text ("General") pairs only within its section;
+        section headings pair anywhere."""
+        groups_old: dict[str, list[int]] = defaultdict(list)
+        groups_new: dict[str, list[int]] = defaultdict(list)
+        for i in olds:
+            groups_old[key(self.old_text[i])].append(i)
+        for j in news:
+            groups_new[key(self.new_text[j])].append(j)
+        for text, mine in groups_old.items():
+            theirs = groups_new.get(text)
+            if not theirs:
                 continue
-            matcher.set_seq1(words[j])
-            if matcher.real_quick_ratio() < MOVED_MIN or matcher.quick_ratio() < MOVED_MIN:
-                continue
-            ratio = matcher.ratio()
-            if ratio > best:
-                best, best_j = ratio, j
-        if best >= MOVED_MIN:
-            pair(i, best_j, "moved+changed", best)
-            left_new.remove(best_j)
+            numbers = {self.new[j].number: j for j in theirs}
+            rest_old = []
+            for i in mine:
+                same = numbers.get(self.old[i].number)
+                if same is not None and same not in self._taken:
+                    self._pair(i, same)
+                else:
+                    rest_old.append(i)
+            rest_new = [j for j in theirs if j not in self._taken]
+            for i, j in zip(rest_old, rest_new, strict=False):
+                a, b = self.old[i].number or "", self.new[j].number or ""
+                near = _depth(a) == 0 or _same_section(a, b)
+                if anywhere or near or len(text) > 40:
+                    self._pair(i, j)
 
-    for i, rule in enumerate(old):
-        if i not in matched_old:
-            changes.append(Change("removed", rule, None, 0.0, "[-" + rule.text + "-]"))
-    for j, rule in enumerate(new):
-        if j not in matched_new:
-            changes.append(Change("added", None, rule, 0.0, "{+" + rule.text + "+}"))
-    return sorted(changes, key=lambda c: c.sort_number)
+    def _pair_best(self, olds: list[int], news: list[int], least: float, same_parent: bool) -> None:
+        candidates: list[tuple[float, tuple[object, ...], int, int]] = []
+        words = {j: _WORDS.findall(self.new_text[j]) for j in news}
+        for i in olds:
+            matcher = SequenceMatcher(None, autojunk=False)
+            matcher.set_seq2(_WORDS.findall(self.old_text[i]))
+            a = self.old[i].number or ""
+            for j in news:
+                b = self.new[j].number or ""
+                if not same_parent and not _same_place(a, b):
+                    continue
+                matcher.set_seq1(words[j])
+                if matcher.real_quick_ratio() < least or matcher.quick_ratio() < least:
+                    continue
+                ratio = matcher.ratio()
+                if ratio >= least:
+                    tie = tuple(sorted((sort_key(a), sort_key(b))))
+                    candidates.append((-ratio, tie, i, j))
+        for _, _, i, j in sorted(candidates):
+            if i not in self.matched and j not in self._taken:
+                self._pair(i, j)
+
+    def change(self, i: int, j: int) -> Change | None:
+        a, b = self.old[i], self.new[j]
+        same_text = self.old_text[i] == self.new_text[j]
+        if a.number == b.number and same_text:
+            return None
+        references_only = not same_text and without_references(
+            self.old_text[i]
+        ) == without_references(self.new_text[j])
+        diff = word_diff(a.text, b.text) if a.text != b.text else ""
+        if a.number == b.number:
+            return Change("changed", a, b, similarity(a.text, b.text), diff, references_only)
+        status = "moved" if same_text or references_only else "moved+changed"
+        ratio = 1.0 if same_text else similarity(self.old_text[i], self.new_text[j])
+        return Change(status, a, b, ratio, diff, references_only)
+
+
+def _same_section(a: str, b: str) -> bool:
+    return a.split(".")[0] == b.split(".")[0]
 
 
 def _same_place(a: str, b: str) -> bool:
@@ -195,46 +311,76 @@ class Event:
     diff: str = ""
 
 
-def history(number: str, editions: Sequence[tuple[str, Sequence[Record]]]) -> list[Event]:
+def history(
+    number: str,
+    editions: Sequence[tuple[str, Sequence[Record]]],
+    *,
+    at: str | None = None,
+    ignore_typography: bool = True,
+) -> list[Event]:
     """When a rule appeared, changed, moved and disappeared, across editions in date order.
 
-    `number` is looked for in the newest edition that has it; moves are followed back to the
-    oldest edition and forward to the newest."""
-    texts = [{r.number: r.text for r in rules_of(records)} for _, records in editions]
-    present = [k for k, found in enumerate(texts) if number in found]
-    if not present:
-        return []
-    last = present[-1]
+    `number` is the rule's number in edition `at` (by default the newest edition that has it);
+    moves are followed back to the oldest edition and forward to the newest. Typography-only
+    changes (quotes, apostrophes, dashes, spaces) are not changes unless asked."""
+    fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
+    texts = [{r.number: fold(r.text) for r in rules_of(records)} for _, records in editions]
+    dates = [date for date, _ in editions]
+    if at is not None:
+        if at not in dates or number not in texts[dates.index(at)]:
+            return []
+        start = dates.index(at)
+    else:
+        present = [k for k, found in enumerate(texts) if number in found]
+        if not present:
+            return []
+        start = present[-1]
+
+    def change_between(k: int, current: str, backwards: bool) -> Change | None:
+        changes = compare(editions[k][1], editions[k + 1][1], ignore_typography=ignore_typography)
+        side = (lambda c: c.new) if backwards else (lambda c: c.old)
+        return next(
+            (c for c in changes if (r := side(c)) is not None and r.number == current), None
+        )
+
     events: list[Event] = []
-    current, k = number, last
+    current, k = number, start
     while k > 0:
         if texts[k - 1].get(current) == texts[k].get(current):
             k -= 1  # unchanged: no need to compare the whole editions
             continue
-        changes = compare(editions[k - 1][1], editions[k][1])
-        change = next((c for c in changes if c.new and c.new.number == current), None)
-        date = editions[k][0]
+        change = change_between(k - 1, current, backwards=True)
+        k -= 1
         if change is None:
-            k -= 1
             continue
         if change.status == "added":
-            events.append(Event(date, "appeared", current))
+            events.append(Event(dates[k + 1], "appeared", current))
             break
         previous = change.old.number if change.old else None
         moved = previous != current
-        events.append(Event(date, change.status, current, previous if moved else None, change.diff))
+        diff = change.diff
+        events.append(
+            Event(dates[k + 1], change.status, current, previous if moved else None, diff)
+        )
         current = previous or current
-        k -= 1
     else:
-        events.append(Event(editions[0][0], "first seen", current))
+        events.append(Event(dates[0], "first seen", current))
     events.reverse()
-    if last + 1 < len(editions):
-        changes = compare(editions[last][1], editions[last + 1][1])
-        change = next((c for c in changes if c.old and c.old.number == number), None)
-        if change is not None:
-            date = editions[last + 1][0]
-            to = change.new.number if change.new else None
-            events.append(Event(date, change.status, to, number, change.diff))
+    following: str | None = number
+    k = start
+    while following is not None and k + 1 < len(editions):
+        if texts[k + 1].get(following) == texts[k].get(following):
+            k += 1
+            continue
+        change = change_between(k, following, backwards=False)
+        k += 1
+        if change is None:
+            continue
+        to = change.new.number if change.new else None
+        events.append(
+            Event(dates[k], change.status, to, following if to != following else None, change.diff)
+        )
+        following = to
     return events
 
 
@@ -250,6 +396,7 @@ class Stale:
 
     def to_json(self) -> dict[str, object]:
         return {
+            "lang": self.record.lang,
             "key": self.record.key,
             "number": self.record.number,
             "edition": self.record.edition,
@@ -262,21 +409,31 @@ class Stale:
 
 
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:
-    """Translated rules whose English counterpart changed after the edition they follow."""
+    """Translated rules whose English counterpart changed after the edition they follow.
+
+    A translation aligned by content (numbered unlike every loaded edition, as an old forum
+    copy is) is taken to be older than all of them: stale against every change since the
+    oldest, found under the modern number it was aligned to. Typography-only changes are not
+    changes here."""
     editions = sorted(english)
     newest = editions[-1]
     found: list[Stale] = []
     by_source: dict[str, list[Record]] = {}
     for record in translated:
-        if record.kind == "rule" and record.number and record.align.method == "number":
+        if record.kind == "rule" and record.number and record.align.method != "own":
             by_source.setdefault(record.source, []).append(record)
     for _, records in sorted(by_source.items()):
-        start = followed(editions, records[0])
+        by_content = any(r.align.method == "content" for r in records)
+        start = editions[0] if by_content else followed(editions, records[0])
         if start is None or start == newest:
             continue
-        changes = {c.old.number: c for c in compare(english[start], english[newest]) if c.old}
+        changes = compare(english[start], english[newest], ignore_typography=True)
+        if by_content:
+            at = {c.new.number: c for c in changes if c.new}
+        else:
+            at = {c.old.number: c for c in changes if c.old}
         for record in records:
-            change = changes.get(record.key)
+            change = at.get(record.key)
             if change is not None:
                 found.append(Stale(record, start, newest, change))
-    return sorted(found, key=lambda s: sort_key(s.record.key))
+    return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

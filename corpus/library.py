@@ -230,3 +230,39 @@ def add_document(data: bytes, name: str, known: set[str] | None = None) -> Added
     if target.name == name:
         _cache(Source(name, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)
+
+
+class NotInLibrary(LookupError):
+    """No document, or more than one, answers to a name or hash; the message says which."""
+
+
+def find_user_document(wanted: str) -> Path:
+    """The added document named `wanted` (its file name in the library, or the file name it
+    was added from) or whose SHA-256 starts with `wanted` (8 hex digits at least)."""
+    folder = documents_dir()
+    paths = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    by_name = [p for p in paths if p.name == wanted]
+    if by_name:
+        return by_name[0]
+    digest = wanted.lower()
+    if len(digest) >= 8 and all(c in "0123456789abcdef" for c in digest):
+        by_hash = [
+            p for p in paths if hashlib.sha256(p.read_bytes()).hexdigest().startswith(digest)
+        ]
+        if len(by_hash) == 1:
+            return by_hash[0]
+        if len(by_hash) > 1:
+            names = ", ".join(p.name for p in by_hash)
+            raise NotInLibrary(f"{wanted}: the start of several documents' hashes ({names})")
+    if any(source.name == wanted for source in embedded_sources()):
+        raise NotInLibrary(f"{wanted} is part of the embedded corpus and cannot be removed")
+    names = ", ".join(p.name for p in paths) or "none"
+    raise NotInLibrary(f"no document {wanted!r} in the library; added documents: {names}")
+
+
+def remove_document(wanted: str) -> Path:
+    """Delete an added document (NotInLibrary when none answers); its cached parse stays until
+    the next full build prunes the cache."""
+    path = find_user_document(wanted)
+    path.unlink()
+    return path

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from corpus.layouts.base import TRANSLATOR_NOTE
 from corpus.numbers import RULE_NUMBER, SUBRULE_LETTERS, cited_numbers, sort_key
@@ -13,12 +14,16 @@ from corpus.records import Record
 from corpus.terms import list_items, parenthesized_terms
 from corpus.text import fold
 
+if TYPE_CHECKING:
+    from corpus.terms import TermBase
+
 
 @dataclass(frozen=True)
 class Problem:
     source: str
     number: str | None
-    check: str  # duplicate, gap, order, names, list, references
+    check: str  # duplicate, gap, order, missing, extra, names, list, references, absent,
+    # translator-note
     message: str
 
 
@@ -49,8 +54,15 @@ def numbering_problems(rules: Sequence[Record]) -> list[Problem]:
     return problems
 
 
-def translation_problems(record: Record, english: Record) -> list[Problem]:
-    """Where a translated rule and its English counterpart disagree."""
+def translation_problems(
+    record: Record,
+    english: Record,
+    termbase: TermBase | None = None,
+    english_numbers: frozenset[str] | None = None,
+) -> list[Problem]:
+    """Where a translated rule and its English counterpart disagree: English names, list items
+    (by name, through the term base), cited rules; and cited rules the English edition it
+    follows does not have (`english_numbers`)."""
     problems: list[Problem] = []
     number = record.number
 
@@ -63,8 +75,15 @@ def translation_problems(record: Record, english: Record) -> list[Problem]:
     if missing:
         add("names", f"English names not in English {english.number}: {', '.join(missing)}")
     mine, theirs = list_items(record.text), list_items(english.text)
-    if mine and theirs and len(mine) != len(theirs):
-        add("list", f"{len(mine)} list items here, {len(theirs)} in English {english.number}")
+    if mine and theirs:
+        missing, extra = _list_differences(record.lang, mine, theirs, termbase)
+        if missing or extra or len(mine) != len(theirs):
+            parts = [f"{len(mine)} list items here, {len(theirs)} in English {english.number}"]
+            if missing:
+                parts.append("missing: " + ", ".join(missing))
+            if extra:
+                parts.append("not in English: " + ", ".join(extra))
+            add("list", "; ".join(parts))
     cited_here = set(cited_numbers(record.text)) - {number}
     cited_there = set(cited_numbers(english.text)) - {english.number}
     if cited_here != cited_there:
@@ -76,7 +95,44 @@ def translation_problems(record: Record, english: Record) -> list[Problem]:
         if lacking:
             parts.append(f"does not cite {', '.join(lacking)}")
         add("references", "; ".join(parts))
+    if english_numbers is not None:
+        absent = sorted(
+            {n for n in cited_numbers(record.text) if n not in english_numbers}, key=sort_key
+        )
+        if absent:
+            edition = english.edition or "the English edition it follows"
+            add("absent", f"cites {', '.join(absent)}, not a rule of English {edition}")
     return problems
+
+
+def _list_differences(
+    lang: str, mine: list[str], theirs: list[str], termbase: TermBase | None
+) -> tuple[list[str], list[str]]:
+    """English items the translated list lacks ("Incubator (Incubatrice)", with the term the
+    term base knows in this language) and translated items that name no English item. Items
+    are matched by name: the same word, or a term of the same English concept."""
+    if termbase is None:
+        return [], []
+    english_names = {fold(item): item for item in theirs}
+    named: set[str] = set()
+    unmatched: list[str] = []
+    for item in mine:
+        concepts = {fold(c) for c in termbase.english_for(item)}
+        hits = (concepts | {fold(item)}) & set(english_names)
+        if hits:
+            named |= hits
+        else:
+            unmatched.append(item)
+    missing = []
+    for folded, item in english_names.items():
+        if folded in named:
+            continue
+        known = [t.term for t in termbase.lookup(item) if t.lang == lang]
+        missing.append(f"{item} ({known[0]})" if known else item)
+    # A translated item that names nothing known may still be the missing one, translated
+    # in a way the term base has not seen: report it only when the counts also disagree.
+    extra = unmatched if len(mine) > len(theirs) - len(missing) else []
+    return missing, extra
 
 
 def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> list[Problem]:

@@ -12,6 +12,7 @@ COMMANDS = {
     "show": "search.commands.show_cmd",
     "sources": "search.commands.sources_cmd",
     "add": "search.commands.add_cmd",
+    "remove": "search.commands.remove_cmd",
     "export": "search.commands.export_cmd",
     "index": "search.commands.index_cmd",
     "term": "search.commands.term_cmd",

@@ -23,7 +23,8 @@ VERSION = "0.1.0"
 @dataclass(frozen=True)
 class Unit:
     """One aligned segment: a rule, the n-th example or note under a key, a glossary entry,
-    an article paragraph or ruling; one text per language."""
+    an article paragraph or ruling, of one translated document, with the English text it
+    follows; or, in an export of one language, one record."""
 
     key: str
     kind: str
@@ -32,67 +33,93 @@ class Unit:
 
     @property
     def id(self) -> str:
-        """205.4d for a rule; 205.4d example 2 for its second example."""
+        """205.4d for a rule; 205.4d example 2 for its second example; @SOURCE when another
+        document of the same language has the same segment."""
         if self.kind in ("rule", "glossary") and self.ordinal == 0:
             return self.key
         return f"{self.key} {self.kind} {self.ordinal + 1}"
 
 
 def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) -> list[Unit]:
-    """Records of every kind grouped by key, kind and position under the key; English is the
-    edition given, else the one the key's translation follows (the newest when it follows
-    none)."""
-    wanted = set(langs) or set(LANG_ORDER)
+    """One unit per translated record (every kind, every document), with the English record of
+    the same key, kind and place in the edition given, else in the edition its document
+    follows. Asked for English alone: one unit per English record of that edition (the newest
+    by default). Nothing is dropped: two documents of one language give two units."""
+    wanted = [lang for lang in LANG_ORDER if not langs or lang in langs]
     english_editions = sorted({r.edition for r in records if r.lang == "en" and r.edition})
-    grouped: dict[tuple[str, str, int], dict[str, list[Record]]] = {}
-    seen: Counter[tuple[str, str, str, str | None]] = Counter()
-    for record in records:
-        if record.lang not in wanted:
-            continue
-        place = (record.source, record.key, record.kind, record.edition)
-        segment = (record.key, record.kind, seen[place])
-        seen[place] += 1
-        grouped.setdefault(segment, {}).setdefault(record.lang, []).append(record)
-    out = []
     newest = english_editions[-1] if english_editions else None
-    for (key, kind, ordinal), by_lang in grouped.items():
-        texts: dict[str, Record] = {}
-        for lang, candidates in by_lang.items():
-            if lang != "en":
-                if edition:
-                    candidates = [r for r in candidates if r.edition == edition] or candidates
-                texts[lang] = candidates[0]
-        if "en" in by_lang:
-            translated = next((r for lang, r in texts.items() if lang != "en"), None)
-            target = edition or (followed(english_editions, translated) if translated else newest)
-            chosen = [r for r in by_lang["en"] if r.edition == target]
-            if chosen:
-                texts["en"] = chosen[0]
-        if len(texts) >= (1 if len(wanted) == 1 else 2):
-            ordered = dict(sorted(texts.items(), key=lambda i: LANG_ORDER.index(i[0])))
-            out.append(Unit(key, kind, ordinal, ordered))
-    return sorted(out, key=lambda u: (sort_key(u.key), KIND_ORDER.get(u.kind, 9), u.ordinal))
+    english: dict[tuple[str, str, str, int], Record] = {}
+    seen: Counter[tuple[str, str, str, str | None]] = Counter()
+    placed: list[tuple[Record, int]] = []
+    for record in records:
+        place = (record.source, record.key, record.kind, record.edition)
+        ordinal = seen[place]
+        seen[place] += 1
+        if record.lang == "en":
+            english.setdefault((record.edition or "", record.key, record.kind, ordinal), record)
+        placed.append((record, ordinal))
+    out = []
+    translations = [lang for lang in wanted if lang != "en"]
+    for record, ordinal in placed:
+        if translations and record.lang not in translations:
+            continue
+        if not translations and (record.lang != "en" or record.edition != (edition or newest)):
+            continue
+        texts = {record.lang: record}
+        if translations and "en" in wanted:
+            target = edition or followed(english_editions, record)
+            counterpart = english.get((target or "", record.key, record.kind, ordinal))
+            if counterpart is None:
+                continue  # no English segment to pair it with: not a translation unit
+            texts = {"en": counterpart, record.lang: record}
+        out.append(Unit(record.key, record.kind, ordinal, texts))
+    order = {lang: index for index, lang in enumerate(LANG_ORDER)}
+    return sorted(
+        out,
+        key=lambda u: (
+            sort_key(u.key),
+            KIND_ORDER.get(u.kind, 9),
+            u.ordinal,
+            [order[lang] for lang in u.texts],
+            [r.source for r in u.texts.values()],
+        ),
+    )
 
 
 KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
 
 def to_tmx(units_: Sequence[Unit]) -> str:
-    """TMX 1.4: one <tu> per key, one <tuv xml:lang> per language, edition and source as props."""
+    """TMX 1.4: one <tu> per unit, one <tuv xml:lang> per language, edition, source, number
+    and alignment as props. The source language is English when English is in the units, else
+    the one language they hold."""
     tmx = ET.Element("tmx", version="1.4")
+    languages = {lang for unit in units_ for lang in unit.texts}
+    source = "en" if "en" in languages or not languages else sorted(languages)[0]
     header = {
         "creationtool": "mtgrules",
         "creationtoolversion": VERSION,
         "segtype": "paragraph",
         "o-tmf": "mtgrules-jsonl",
         "adminlang": "en",
-        "srclang": "en",
+        "srclang": source if len(languages) <= 1 or "en" in languages else "*all*",
         "datatype": "plaintext",
     }
     ET.SubElement(tmx, "header", header)
     body = ET.SubElement(tmx, "body")
-    for unit in units_:
-        tu = ET.SubElement(body, "tu", tuid=unit.id)
+
+    def own(unit: Unit) -> Record:  # the unit's translated record (or its only one)
+        return next(r for lang, r in unit.texts.items() if lang != "en" or len(unit.texts) == 1)
+
+    # Unit ids are unique: "205.4d"; "205.4d it" and "205.4d fr" when both are exported;
+    # "205.4d it@FILE" when two Italian documents have it.
+    by_id: Counter[str] = Counter(unit.id for unit in units_)
+    with_lang = [u.id if by_id[u.id] == 1 else f"{u.id} {own(u).lang}" for u in units_]
+    by_lang: Counter[str] = Counter(with_lang)
+    for unit, tuid in zip(units_, with_lang, strict=True):
+        if by_lang[tuid] > 1:
+            tuid += "@" + own(unit).source
+        tu = ET.SubElement(body, "tu", tuid=tuid)
         ET.SubElement(tu, "prop", type="x-key").text = unit.key
         ET.SubElement(tu, "prop", type="x-kind").text = unit.kind
         for lang, record in unit.texts.items():
@@ -142,28 +169,31 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
                 tig = ET.SubElement(lang_set, "tig")
                 ET.SubElement(tig, "term").text = text
                 if lang != "en" or source != "concept":
-                    ET.SubElement(tig, "note").text = source
+                    ET.SubElement(tig, "admin", type="source").text = source
                 if period:
-                    ET.SubElement(tig, "admin", type="x-period").text = period
+                    ET.SubElement(tig, "note").text = f"in use: {period}"
     return _xml(martif)
 
 
 def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
-    """One row per unit; for each language its number, edition and text."""
+    """One row per unit (as in TMX); per language its number, edition, source, alignment and
+    text."""
     columns = [lang for lang in LANG_ORDER if not langs or lang in langs]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    header = ["key"]
+    header = ["unit", "key", "kind"]
     for lang in columns:
-        header += [f"{lang}_number", f"{lang}_edition", lang]
+        header += [f"{lang}_number", f"{lang}_edition", f"{lang}_source", f"{lang}_align", lang]
     writer.writerow(header)
     for unit in units_:
-        row = [unit.id]
+        row = [unit.id, unit.key, unit.kind]
         for lang in columns:
             record = unit.texts.get(lang)
-            row += (
-                [record.number or "", record.edition or "", record.text] if record else ["", "", ""]
-            )
+            if record is None:
+                row += ["", "", "", "", ""]
+                continue
+            align = "" if lang == "en" else f"{record.align.method} {record.align.confidence:.2f}"
+            row += [record.number or "", record.edition or "", record.source, align, record.text]
         writer.writerow(row)
     return out.getvalue()
 

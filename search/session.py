@@ -14,6 +14,7 @@ from search.engine import Engine
 
 if TYPE_CHECKING:
     from corpus.records import Record
+    from corpus.terms import TermBase
     from indexer.build import BuildResult
 
 
@@ -56,6 +57,13 @@ def ensure_fresh(state_home: Path) -> None:
 
     try:
         if not is_fresh(state_home):
+            had_index = read_current(state_home) is not None
+            click.echo(
+                "mtgrules: the library changed; re-indexing before answering"
+                if had_index
+                else "mtgrules: indexing the library before answering (first use)",
+                err=True,
+            )
             build_with_progress(state_home, force=False)
     except IndexError_ as error:
         if read_current(state_home) is None:
@@ -116,6 +124,24 @@ def hand_off() -> Path:
 
     ensure_fresh(home())
     return records_path(home())
+
+
+def live_termbase() -> TermBase:
+    """The term base of the current build (indexing first if the sources changed)."""
+    from corpus.library import home
+    from corpus.terms import TermBase, static_terms
+    from indexer.build import TERMBASE
+    from indexer.store import index_root, read_current
+
+    ensure_fresh(home())
+    current = read_current(home())
+    try:
+        assert current is not None
+        return TermBase.from_json(
+            (index_root(home()) / current["dir"] / TERMBASE).read_text("utf-8")
+        )
+    except (AssertionError, OSError, ValueError):
+        return TermBase(static_terms())
 
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:

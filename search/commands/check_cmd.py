@@ -29,13 +29,14 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
         translator_notes,
     )
     from search.editions import by_edition
-    from search.session import library_records
+    from search.session import library_records, live_termbase
 
     if against != "en":
         raise click.BadParameter(
             "only the English rules are a reference (en)", param_hint="--against"
         )
     records = library_records()
+    termbase = live_termbase()
     english = by_edition(records, "en")
     dates = list(english)
     by_source: dict[str, list] = {}
@@ -51,12 +52,13 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
             continue
         followed_rules = rules_of(english[followed(dates, rules[0]) or ""])
         reference = {r.number: r for r in followed_rules}
+        numbers = frozenset(r.number for r in followed_rules if r.number)
         if rules[0].follows and all(r.align.method == "number" for r in rules):
             problems.extend(coverage_problems(rules, followed_rules))
         for rule in rules:
-            counterpart = reference.get(rule.key) if rule.align.method == "number" else None
+            counterpart = reference.get(rule.key) if rule.align.method != "own" else None
             if counterpart is not None:
-                problems.extend(translation_problems(rule, counterpart))
+                problems.extend(translation_problems(rule, counterpart, termbase, numbers))
     if as_json:
         click.echo(
             json.dumps({"problems": [asdict(p) for p in problems]}, ensure_ascii=False, indent=1)

@@ -7,33 +7,81 @@ from dataclasses import asdict
 
 import click
 
-from search.commands.options import json_option
+from search.commands.options import json_option, parse_edition
 
 
 @click.command("history")
 @click.argument("rule")
+@click.option(
+    "--edition",
+    callback=parse_edition,
+    metavar="YYYY-MM-DD",
+    help="The edition whose numbering RULE is in (default: the newest that has it).",
+)
+@click.option(
+    "--ignore-typography/--exact-typography",
+    default=True,
+    show_default=True,
+    help="Whether a change of quotes, apostrophes, dashes or spaces alone is no change.",
+)
 @json_option
-def command(rule: str, as_json: bool) -> None:
-    """When a rule appeared, changed, moved (renumbered) and disappeared."""
+def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bool) -> None:
+    """When a rule appeared, changed, moved (renumbered) and disappeared. RULE is a number in
+    the edition given (or the newest that has it), or a translation's own key (205.2c@FILE)."""
     from corpus.editions import history
     from search.editions import by_edition, colour_diff
     from search.session import library_records
 
+    if "@" in rule:
+        _own_key(rule, as_json)
+        return
+    number = rule.strip().rstrip(".").lower()
     editions = by_edition(library_records(("en",)), "en")
     if not editions:
         raise click.ClickException(
             "no English editions in the library; add one with `mtgrules add`"
         )
-    events = history(rule.rstrip("."), list(editions.items()))
+    if edition is not None and edition not in editions:
+        known = ", ".join(editions)
+        raise click.UsageError(f"no English edition {edition}; loaded editions: {known}")
+    events = history(
+        number, list(editions.items()), at=edition, ignore_typography=ignore_typography
+    )
     if not events:
-        raise click.ClickException(f"no rule {rule} in any loaded English edition")
+        where = f"English {edition}" if edition else "any loaded English edition"
+        raise click.ClickException(f"no rule {rule} in {where}; see `mtgrules show {rule}`")
     if as_json:
-        payload = {"rule": rule, "history": [asdict(e) for e in events]}
+        payload = {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return
+    changes = sum(1 for e in events if e.event not in ("first seen", "appeared"))
+    click.echo(
+        f"{number}: {changes} change{'' if changes == 1 else 's'} in {len(editions)} editions"
+    )
     for event in events:
         moved = f" (from {event.previous})" if event.previous and event.number else ""
         gone = f" ({event.previous} is gone)" if event.number is None else ""
         click.echo(f"{event.edition}  {event.event:14} {event.number or ''}{moved}{gone}")
         if event.diff and event.event != "removed":
             click.echo(f"    {colour_diff(event.diff)}")
+
+
+def _own_key(key: str, as_json: bool) -> None:
+    """A translated rule with no English counterpart: what it is, and why it has no history."""
+    from search.session import library_records
+
+    records = [r for r in library_records() if r.key == key and r.kind == "rule"]
+    if not records:
+        raise click.ClickException(f"no translated rule with the key {key}; see `mtgrules sources`")
+    record = records[0]
+    edition = record.edition or "edition unknown"
+    note = (
+        f"{record.lang} {record.number} of {record.source} ({edition}) has no counterpart in "
+        "the loaded English editions: it has no English history"
+    )
+    if as_json:
+        payload: dict[str, object] = {"rule": key, "edition": None, "history": [], "note": note}
+        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        return
+    click.echo(f"{key}: {note}")
+    click.echo(f"    {record.text}")

@@ -1,4 +1,4 @@
-"""`mtgrules stale --lang L`: translated rules whose English has changed since."""
+"""`mtgrules stale --lang L[,L]`: translated rules whose English has changed since."""
 
 from __future__ import annotations
 
@@ -6,42 +6,44 @@ import json
 
 import click
 
-from search.commands.options import json_option
+from search.commands.options import json_option, lang_option
 
 
 @click.command("stale")
-@click.option("--lang", required=True, help="The translation's language (it, fr, es).")
+@lang_option("The translations' languages (it, fr, es), a comma list.")
 @json_option
-def command(lang: str, as_json: bool) -> None:
-    """Translated rules whose English counterpart changed after the English edition they were
-    translated from, each with the English word diff."""
+def command(langs: tuple[str, ...], as_json: bool) -> None:
+    """Translated rules whose English counterpart changed after the English edition they follow
+    (a translation aligned by content: after the oldest loaded edition), each with the English
+    word diff."""
     from corpus.editions import stale
-    from corpus.languages import UnknownLanguageError, validate_languages
     from search.editions import by_edition, colour_diff
     from search.session import library_records
 
-    try:
-        (lang,) = validate_languages([lang])
-    except (UnknownLanguageError, ValueError) as error:
-        raise click.BadParameter(str(error), param_hint="--lang") from None
-    if lang == "en":
-        raise click.BadParameter("give a translation's language: it, fr or es", param_hint="--lang")
-    records = library_records((lang, "en"))
+    langs = tuple(lang for lang in langs if lang != "en")
+    if not langs:
+        raise click.UsageError("give a translation's language with --lang: it, fr or es")
+    records = library_records((*langs, "en"))
     english = by_edition(records, "en")
     if not english:
         raise click.ClickException(
             "no English editions in the library; add one with `mtgrules add`"
         )
-    found = stale([r for r in records if r.lang == lang], english)
+    found = stale([r for r in records if r.lang in langs], english)
     if as_json:
-        payload = {"lang": lang, "stale": [s.to_json() for s in found]}
+        payload = {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
         click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
         return
-    click.echo(f"{len(found)} {lang} rules are stale")
+    for lang in langs:
+        count = sum(1 for item in found if item.record.lang == lang)
+        click.echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
     for item in found:
+        edition = item.record.edition or "undated"
+        number, key = item.record.number, item.record.key
+        label = number if number == key else f"{number} (aligned to {key})"
         click.echo(
-            f"{item.record.number} ({item.record.edition or 'undated'}, {item.record.source}): "
-            "English "
-            f"{item.english_from} → {item.english_to} {item.change.status}"
+            f"{item.record.lang} {label} ({edition}, "
+            f"{item.record.source}): English {item.english_from} → {item.english_to} "
+            f"{item.change.status}"
         )
         click.echo(f"    {colour_diff(item.change.diff)}")

@@ -1,0 +1,25 @@
+"""`mtgrules remove DOCUMENT`: take an added document out of the library."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("remove")
+@click.argument("documents", nargs=-1, required=True)
+def command(documents: tuple[str, ...]) -> None:
+    """Remove added documents, each named by its file name or the start of its SHA-256 (both
+    shown by `mtgrules sources`). The index follows at the next command."""
+    from corpus.library import NotInLibrary, remove_document
+
+    failed = False
+    for wanted in documents:
+        try:
+            path = remove_document(wanted)
+        except NotInLibrary as error:
+            click.echo(f"error: {error}; see `mtgrules sources`", err=True)
+            failed = True
+            continue
+        click.echo(f"{path.name}: removed; the index follows at the next command")
+    if failed:
+        raise SystemExit(1)

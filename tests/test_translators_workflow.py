@@ -1,0 +1,180 @@
+"""A translator's workflow on the real English editions: renumbering decided as a tree and the
+same both ways, history from any edition's numbers, check naming what differs, staleness of an
+old copy, exports that carry every record and validate against TMX 1.4 and TBX-Basic, and a
+library a translator can manage."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FR, IT
+
+from search.cli import cli
+
+pytestmark = pytest.mark.shared_data
+SCHEMAS = Path(__file__).parent / "schemas"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def pairs(old: str, new: str, *rule: str) -> dict[tuple[str | None, str | None], dict]:
+    code, out, err = run("diff", "--from", old, "--to", new, *rule, "--json")
+    assert code == 0, err
+    return {(c["from"], c["to"]): c for c in json.loads(out)["changes"]}
+
+
+def test_subrules_follow_their_renumbered_rule(full: Path):
+    """Explore 701.40 -> 701.44, Amass 701.44 -> 701.47, Connive 701.47 -> 701.50: each
+    subrule goes with its rule, not to another keyword's subrule of the same letter."""
+    found = pairs("2024-11-08", "2025-07-25", "701")
+    for old, new in (("701.40", "701.44"), ("701.44", "701.47"), ("701.47", "701.50")):
+        for letter in ("", "a", "b", "c"):
+            assert (old + letter, new + letter) in found, old + letter
+    explore = found["701.40b", "701.44b"]
+    assert (explore["status"], explore["references_only"]) == ("moved", True)
+    assert ("701.40b", "701.50b") not in found
+    assert not any(c["status"] == "changed" and c["from"] == "701.44b" for c in found.values())
+
+
+def test_the_diff_is_the_same_both_ways(full: Path):
+    """2024-11-08 -> 2025-07-25 and back list the same pairs, the other way round."""
+    forward = pairs("2024-11-08", "2025-07-25")
+    backward = pairs("2025-07-25", "2024-11-08")
+    assert len(forward) == len(backward)
+    assert {(b, a) for a, b in forward} == set(backward)
+
+
+def test_a_renumbered_rule_that_only_cites_new_numbers_has_moved(full: Path):
+    """721.1a -> 723.1a and 726.2 -> 728.2 change only the numbers they cite: moved."""
+    found = pairs("2024-11-08", "2025-07-25")
+    for old, new in (("721.1a", "723.1a"), ("726.2", "728.2")):
+        change = found[old, new]
+        assert (change["status"], change["references_only"]) == ("moved", True)
+    removed = [c["from"] for c in found.values() if c["status"] == "removed"]
+    assert "721.1a" not in removed and "726.2" not in removed
+
+
+def test_one_change_is_one_change(full: Path):
+    """Counts read correctly: '1 change', '2 changes'."""
+    code, out, _ = run("diff", "--from", "2024-09-20", "--to", "2024-11-08", "508.3f")
+    assert code == 0
+    assert out.splitlines()[0] == "en 2024-09-20 → 2024-11-08: 1 change"
+
+
+def test_history_from_any_editions_number(full: Path):
+    """723.2 of 2024-11-08 is followed back to its first edition and forward to the newest."""
+    code, out, err = run("history", "723.2", "--edition", "2024-11-08", "--json")
+    assert code == 0, err
+    events = [(e["edition"], e["event"], e["number"]) for e in json.loads(out)["history"]]
+    assert ("2024-11-08", "moved", "723.2") in events or any(e[2] == "723.2" for e in events)
+    assert events[-1][2] != "723.2"  # it moved on after 2024-11-08
+    code, out, _ = run("history", "701.44b", "--json")
+    first = json.loads(out)["history"][0]
+    assert (first["edition"], first["event"]) == ("2018-07-13", "appeared")
+
+
+def test_history_ignores_typography_unless_asked(full: Path):
+    """704.5j's 2019 change of "owners’" to "owners'" is no change by default."""
+    _, out, _ = run("history", "704.5j", "--json")
+    events = [(e["edition"], e["event"]) for e in json.loads(out)["history"]]
+    assert ("2019-01-25", "changed") not in events
+    _code, out, _ = run("history", "704.5j", "--exact-typography", "--json")
+    events = [(e["edition"], e["event"]) for e in json.loads(out)["history"]]
+    assert ("2019-01-25", "changed") in events
+
+
+def test_history_of_a_translations_own_key(full: Path):
+    """The 2006 French 'Enchanter : [quelque chose]' rule has no English counterpart: said."""
+    key = f"205.2c@{FR}"
+    code, out, _ = run("history", key)
+    assert code == 0
+    assert out.startswith(f"{key}: fr 205.2c of {FR} (edition unknown) has no counterpart")
+
+
+def test_check_names_what_differs(full: Path):
+    """Incubator is the artifact type the Italian 205.3g lacks; the French copy cites 420.5e,
+    which no loaded English edition has; problems found: exit 1."""
+    code, out, _ = run("check", "--lang", "it,fr", "--json")
+    assert code == 1
+    problems = {
+        (p["source"], p["number"], p["check"]): p["message"] for p in json.loads(out)["problems"]
+    }
+    assert "missing: Incubator" in problems[IT, "205.3g", "list"]
+    assert problems[FR, "205.4c", "absent"] == "cites 420.5e, not a rule of English 2026-08-07"
+
+
+def test_an_old_copy_is_stale_against_every_edition(full: Path):
+    """The 2006 French copy states no date and matches no numbering: stale since 2015."""
+    code, out, err = run("stale", "--lang", "it,fr", "--json")
+    assert code == 0, err
+    stale = json.loads(out)["stale"]
+    french = {s["key"]: s for s in stale if s["lang"] == "fr"}
+    assert french["205.4d"]["english_from"] == "2015-01-23"
+    assert "{+704.5j).+}" in french["205.4d"]["diff"]
+    assert any(s["lang"] == "it" for s in stale)
+
+
+def test_tmx_validates_and_carries_every_kind(full: Path):
+    """TMX 1.4 valid against its DTD; examples with their rules; alignment as properties."""
+    from lxml import etree
+
+    code, out, _ = run("export", "--format", "tmx", "--lang", "en,it,fr")
+    assert code == 0
+    dtd = etree.DTD(str(SCHEMAS / "tmx14.dtd"))
+    root = etree.fromstring(out.encode("utf-8"))
+    assert dtd.validate(root), dtd.error_log.filter_from_errors()
+    assert root.find("header").get("srclang") == "en"
+    ids = {tu.get("tuid") for tu in root.iter("tu")}
+    assert {"205.4d it", "205.4d fr", "205.1b example 1"} <= ids
+    french = root.xpath("//tu[@tuid='205.4d fr']/tuv[@xml:lang='fr']/prop[@type='x-align-method']")
+    assert [p.text for p in french] == ["content"]
+
+
+def test_an_export_of_one_language_keeps_every_document(full: Path):
+    """--lang it: every Italian record, of both Italian documents, and srclang it."""
+    from lxml import etree
+
+    _, out, _ = run("export", "--format", "tmx", "--lang", "it")
+    root = etree.fromstring(out.encode("utf-8"))
+    assert root.find("header").get("srclang") == "it"
+    sources = [p.text for p in root.iter("prop") if p.get("type") == "x-source"]
+    _, jsonl, _ = run("export", "--format", "jsonl")
+    italian = [json.loads(line) for line in jsonl.splitlines() if '"lang":"it"' in line]
+    assert len(sources) == len(italian) and {r["source"] for r in italian} == set(sources)
+    _code, out, _ = run("export", "--format", "csv", "--lang", "it")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == len(italian)
+
+
+def test_tbx_is_tbx_basic(full: Path):
+    """The term base validates against the TBX-Basic structure."""
+    from lxml import etree
+
+    code, out, _ = run("export", "--format", "tbx")
+    assert code == 0
+    dtd = etree.DTD(str(SCHEMAS / "tbx-basic.dtd"))
+    assert dtd.validate(etree.fromstring(out.encode("utf-8"))), dtd.error_log.filter_from_errors()
+
+
+def test_remove_a_document(home: Path, shared_data: Path):
+    """remove by name or hash; the next command says it re-indexes; seeds cannot be removed."""
+    path = shared_data / "cr" / "en" / "MagicCompRules-20250207.txt"
+    assert run("add", str(path))[0] == 0
+    assert run("index")[0] == 0
+    code, out, _ = run("sources", "--json", "--no-dropped")
+    digest = next(d["sha256"] for d in json.loads(out)["documents"] if d["source"] == path.name)
+    code, out, _ = run("remove", digest[:10])
+    assert (code, out) == (0, f"{path.name}: removed; the index follows at the next command\n")
+    code, out, err = run("search", "legendary", "--limit", "1")
+    assert err.startswith("mtgrules: the library changed; re-indexing before answering")
+    assert path.name not in run("sources", "--no-dropped")[1]
+    code, _, err = run("remove", IT)
+    assert code == 1 and "part of the embedded corpus and cannot be removed" in err
