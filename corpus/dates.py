@@ -70,4 +70,9 @@ def in_effect(english_editions: Sequence[str], date: str | None) -> str | None:
 def typed_date(text: str) -> str | None:
     """An edition date as a user types it (2024-11-08 or 20241108) in ISO form, else None."""
     match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text.strip())
-    return "-".join(match.groups()) if match else None
+    if not match:
+        return None
+    try:  # 2025-13-45 has the shape of a date and is none
+        return date(*map(int, match.groups())).isoformat()
+    except ValueError:
+        return None

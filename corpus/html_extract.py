@@ -70,30 +70,35 @@ def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
         if text:
             lines.append(text)
 
-    def walk(node: Tag) -> None:
-        for child in node.children:
-            if isinstance(child, (Comment, Doctype, Declaration)):
-                continue
-            if isinstance(child, NavigableString):
-                buffer.append(str(child))
-                continue
-            if not isinstance(child, Tag):
-                continue
-            reason = chrome_reason(child)
-            if reason:
+    # Iteratively, with a stack: a hostile page nests a thousand elements deep.
+    stack = [iter(soup.children)]
+    closes_block = [False]
+    while stack:
+        child = next(stack[-1], None)
+        if child is None:
+            stack.pop()
+            if closes_block.pop():
                 flush()
-                text = normalize(child.get_text(" ", strip=True))
-                if text:
-                    lines.append(text)
-                    chrome[len(lines)] = f"boilerplate: {reason}"
-                continue
-            block = child.name in BLOCK_TAGS
-            if block:
-                flush()
-            walk(child)
-            if block:
-                flush()
-
-    walk(soup)
+            continue
+        if isinstance(child, (Comment, Doctype, Declaration)):
+            continue
+        if isinstance(child, NavigableString):
+            buffer.append(str(child))
+            continue
+        if not isinstance(child, Tag):
+            continue
+        reason = chrome_reason(child)
+        if reason:
+            flush()
+            text = normalize(child.get_text(" ", strip=True))
+            if text:
+                lines.append(text)
+                chrome[len(lines)] = f"boilerplate: {reason}"
+            continue
+        block = child.name in BLOCK_TAGS
+        if block:
+            flush()
+        stack.append(iter(child.children))
+        closes_block.append(block)
     flush()
     return lines, chrome

@@ -143,6 +143,13 @@ class Reader:
         rows = self.db.execute("SELECT DISTINCT key FROM citations WHERE cited = ?", (number,))
         return [key for (key,) in rows]
 
+    def has_edition(self, edition: str) -> bool:
+        """Whether any version belongs to this edition (English or a dated translation)."""
+        row = self.db.execute(
+            "SELECT 1 FROM versions WHERE instr(editions, ?) > 0 LIMIT 1", (edition,)
+        ).fetchone()
+        return row is not None
+
     def vids_in(self, edition: str) -> list[str]:
         """The versions an edition carries (editions are dates: a substring is one edition)."""
         rows = self.db.execute(

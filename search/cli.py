@@ -4,6 +4,10 @@ only when it runs, so that a search starts fast."""
 from __future__ import annotations
 
 import importlib
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
 
 import click
 
@@ -25,6 +29,31 @@ COMMANDS = {
 
 
 class LazyGroup(click.Group):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Every failure in one line on stderr with its fix, and with --json a JSON object on
+        stdout too; the exit code is 1 for bad data, 2 for bad usage, 130 when interrupted."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Exit as done:
+            sys.exit(done.exit_code)
+        except click.UsageError as error:
+            _fail(argv, _usage_message(error, argv), 2)
+        except click.ClickException as error:
+            _fail(argv, error.format_message(), error.exit_code)
+        except (click.exceptions.Abort, KeyboardInterrupt):
+            _fail(argv, "interrupted; the previous index, if any, still answers", 130)
+        sys.exit(0)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
 
@@ -40,6 +69,27 @@ class LazyGroup(click.Group):
 @click.version_option(package_name="mtgrules")
 def cli() -> None:
     """Magic: The Gathering rules in Italian, French, Spanish and English, side by side."""
+
+
+def _usage_message(error: click.UsageError, argv: list[str]) -> str:
+    message = error.format_message()
+    command = error.ctx.command_path if error.ctx else "mtgrules"
+    option = getattr(error, "option_name", "") or ""
+    if isinstance(error, click.NoSuchOption) and option[1:2].isdigit():
+        token = next((a for a in argv if a.startswith(option)), option)
+        return f"{message} A query that starts with '-' goes after `--`: {command} -- {token}"
+    return f"{message} (see `{command} --help`)"
+
+
+def _fail(argv: list[str], message: str, code: int) -> None:
+    """One line on stderr (control characters shown, never sent raw); with --json, the same
+    as a JSON object on stdout."""
+    from search.safe_text import terminal_safe
+
+    if "--json" in argv:
+        click.echo(json.dumps({"error": message, "exit_code": code}, ensure_ascii=False))
+    click.echo(f"error: {terminal_safe(message)}", err=True)
+    sys.exit(code)
 
 
 def main() -> None:

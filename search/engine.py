@@ -61,6 +61,16 @@ class Engine:
             self.searcher.close()
         self.versions.close()
 
+    def check_edition(self, edition: str | None) -> None:
+        """QueryError when no text of the library has this edition."""
+        from search.query import QueryError
+
+        if edition and not self.versions.has_edition(edition):
+            loaded = ", ".join(self.english_editions) or "none"
+            raise QueryError(
+                f"no text of edition {edition} in the library; English editions loaded: {loaded}"
+            )
+
     def _filter(self, filters: Filters) -> Any:
         """A Whoosh filter: a query for languages and kinds, a set of documents with an
         edition (editions are in the side store, not in the index)."""

@@ -31,7 +31,17 @@ class NumberQuery:
         return "." not in self.number
 
 
+# How people write a rule number: "rule 205.3i", "regola 205.3i", "règle", "regla", "CR 205.3i",
+# "r. 205.3i", any case, a decimal comma ("205,3i").
+_NUMBER_PREFIX = re.compile(
+    r"^\s*(?:rules?|regola|regole|r[èe]gles?|reglas?|cr|r\.)\s*", re.IGNORECASE
+)
+_DECIMAL_COMMA = re.compile(r"^(\s*\d{3}),(\d)")
+
+
 def as_number(text: str) -> NumberQuery | None:
+    """A rule number as people write it, or None when the text is not one."""
+    text = _DECIMAL_COMMA.sub(r"\1.\2", _NUMBER_PREFIX.sub("", text, count=1)).lower()
     match = NUMBER_QUERY.match(text)
     if not match:
         return None
@@ -44,6 +54,13 @@ def as_number(text: str) -> NumberQuery | None:
 
 def validate(text: str) -> str:
     shown = text if len(text) <= 40 else text[:37] + "..."
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the shell passed that are not UTF-8
+        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")[:40]
+        raise QueryError(
+            f"query {shown!r} is not valid UTF-8; type it again or set a UTF-8 locale"
+        ) from None
     stripped = text.strip()
     if not stripped:
         raise QueryError('empty query; give one or more words, a "phrase" or a rule number')

@@ -29,6 +29,10 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     with open_engine() as engine:
         matched: set[str] = set()
         try:
+            engine.check_edition(filters.edition)
+        except QueryError as error:
+            raise click.ClickException(str(error)) from None
+        try:
             if number:
                 results: list[Result] = engine.lookup(number, filters)
             else:

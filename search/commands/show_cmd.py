@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import re
 
 import click
 
+from corpus.numbers import cited_numbers
 from search.commands.options import json_option, result_options
-
-REFERENCE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 
 
 @click.command("show")
@@ -19,7 +17,7 @@ REFERENCE = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
 def command(rule: str, as_json: bool, **options: object) -> None:
     """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section."""
     from search.commands.options import filters_from, show_results
-    from search.query import as_number
+    from search.query import QueryError, as_number
     from search.session import open_engine
 
     number = as_number(rule)
@@ -30,13 +28,17 @@ def command(rule: str, as_json: bool, **options: object) -> None:
         )
     filters, show = filters_from(options)
     with open_engine(searching=False) as engine:
+        try:
+            engine.check_edition(filters.edition)
+        except QueryError as error:
+            raise click.ClickException(str(error)) from None
         results = engine.lookup(number, filters)
         if not results:
             raise click.ClickException(
                 f"no rule {rule} in the library; try `mtgrules search {rule}`"
             )
         cites = sorted(
-            {m for r in results for rec in r.records for m in REFERENCE.findall(rec["text"])}
+            {m for r in results for rec in r.records for m in cited_numbers(rec["text"])}
             - {r.key for r in results}
         )
         cited_by = engine.referring_to(number.number)
