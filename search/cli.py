@@ -4,7 +4,6 @@ only when it runs, so that a search starts fast."""
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -84,10 +83,10 @@ def _usage_message(error: click.UsageError, argv: list[str]) -> str:
 def _fail(argv: list[str], message: str, code: int) -> None:
     """One line on stderr (control characters shown, never sent raw); with --json, the same
     as a JSON object on stdout."""
-    from search.safe_text import terminal_safe
+    from search.safe_text import json_text, terminal_safe
 
     if "--json" in argv:
-        click.echo(json.dumps({"error": message, "exit_code": code}, ensure_ascii=False))
+        click.echo(json_text({"error": message, "exit_code": code}))
     click.echo(f"error: {terminal_safe(message)}", err=True)
     sys.exit(code)
 

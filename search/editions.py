@@ -32,7 +32,11 @@ def pick_edition(editions: dict[str, list[Record]], wanted: str, option: str) ->
 
 
 def colour_diff(diff: str) -> str:
-    """Removed words red, added words green, on a terminal only."""
+    """Removed words red, added words green, on a terminal only; the document's own text made
+    safe for a terminal first (the colours are ours)."""
+    from search.safe_text import terminal_safe
+
+    diff = terminal_safe(diff)
     if not sys.stdout.isatty():
         return diff
     diff = re.sub(r"\[-(.*?)-\]", lambda m: click.style(m[0], fg="red"), diff)

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from search.results import LANG_ORDER, Result, shown_source
+from search.safe_text import terminal_safe
 
 WIDE_ENOUGH = 110
 
@@ -57,12 +58,23 @@ def label(record: dict[str, Any]) -> str:
     return f"{number} · {record['kind']} · {edition} · {source}{aligned}"
 
 
+def _terminal_safe(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with every text from a document made safe for a terminal."""
+    safe = dict(record)
+    for field in ("text", "number", "title", "source", "parent"):
+        if isinstance(safe.get(field), str):
+            safe[field] = terminal_safe(safe[field])
+    safe["sources"] = [terminal_safe(s) for s in record.get("sources") or []]
+    return safe
+
+
 def by_language(result: Result, show: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each shown language's records, their texts made safe for a terminal."""
     columns: dict[str, list[dict[str, Any]]] = {}
     wanted = tuple(show) or LANG_ORDER
     for record in result.records:
         if record["lang"] in wanted:
-            columns.setdefault(record["lang"], []).append(record)
+            columns.setdefault(record["lang"], []).append(_terminal_safe(record))
     return {lang: columns[lang] for lang in LANG_ORDER if lang in columns}
 
 
@@ -71,7 +83,7 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
     for index, result in enumerate(results):
         if index:
             click.echo()
-        click.echo(heading(result))
+        click.echo(terminal_safe(heading(result)))
         for lang, records in by_language(result, show).items():
             for record in records:
                 click.echo(f"  {lang}  {label(record)}")
@@ -102,7 +114,7 @@ def echo_rich(
                 parts.append(Text(f"{lang} {label(record)}", style="dim"))
                 parts.append(highlight(record, matched))
             cells.append(Group(*parts))
-        title = Text(heading(result), style="bold cyan")
+        title = Text(terminal_safe(heading(result)), style="bold cyan")
         if console.width >= WIDE_ENOUGH and len(cells) > 1:
             table = Table.grid(expand=True, padding=(0, 2))
             for _ in cells:

@@ -22,3 +22,29 @@ def terminal_safe(text: str) -> str:
     """The text with every control, escape and bidirectional-override character shown as a
     visible escape."""
     return _UNSAFE.sub(_visible, text)
+
+
+# In JSON the same characters are written as \u escapes, which JSON reads back as they were.
+_UNSAFE_IN_JSON = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def json_text(payload: object) -> str:
+    """One JSON object as every command prints it (indented by one space; non-ASCII letters as
+    they are, controls and bidirectional overrides escaped)."""
+    import json
+
+    text = json.dumps(payload, ensure_ascii=False, indent=1)
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
+    """click.echo, with the text made safe for a terminal."""
+    import click
+
+    click.echo(terminal_safe(str(message)), err=err, nl=nl)
+
+
+def echo_json(payload: object) -> None:
+    import click
+
+    click.echo(json_text(payload))

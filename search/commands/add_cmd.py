@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from search.safe_text import echo
+
 
 @click.command("add")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
@@ -20,7 +22,7 @@ def command(files: tuple[Path, ...]) -> None:
         try:
             keep(read_file(path), path.name, known)
         except IngestError as error:
-            click.echo(f"error: {error}", err=True)
+            echo(f"error: {error}", err=True)
             failed += 1
     if failed:
         raise SystemExit(1)
@@ -39,16 +41,16 @@ def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
         ) from None
     document = added.document
     if document is None or added.path is None:
-        click.echo(f"{name}: already in the library, nothing to do")
+        echo(f"{name}: already in the library, nothing to do")
         return
     counts = ", ".join(f"{n} {kind}" for kind, n in sorted(document.counts().items()))
-    click.echo(
+    echo(
         f"{name}: added as {added.path.name} (lang={document.lang}, "
         f"edition={document.edition or 'unknown'}, format={document.layout}; {counts}; "
         f"{len(document.dropped)} lines dropped)"
     )
     for warning in document.warnings:
-        click.echo(f"  warning: {warning}")
+        echo(f"  warning: {warning}")
 
 
 def read_file(path: Path) -> bytes:

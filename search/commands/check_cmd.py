@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from dataclasses import asdict
 
 import click
 
 from search.commands.options import json_option, lang_option
+from search.safe_text import echo, echo_json
 
 
 @click.command("check")
@@ -60,12 +60,10 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
     if as_json:
-        click.echo(
-            json.dumps({"problems": [asdict(p) for p in problems]}, ensure_ascii=False, indent=1)
-        )
+        echo_json({"problems": [asdict(p) for p in problems]})
     else:
         for problem in problems:
-            click.echo(f"{problem.source} {problem.number}: {problem.check}: {problem.message}")
-        click.echo(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
+            echo(f"{problem.source} {problem.number}: {problem.check}: {problem.message}")
+        echo(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
     if problems:
         sys.exit(1)  # as linters do: problems found

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from search.commands.options import json_option, lang_option
+from search.safe_text import echo, echo_json
 
 
 @click.command("diff")
@@ -49,21 +48,15 @@ def command(
         )
         if as_json:
             continue
-        click.echo(f"{lang} {old} → {new}: {len(changes)} change{'' if len(changes) == 1 else 's'}")
+        echo(f"{lang} {old} → {new}: {len(changes)} change{'' if len(changes) == 1 else 's'}")
         for change in changes:
             numbers = " → ".join(n for n in (_number(change.old), _number(change.new)) if n)
             note = " (cited rule numbers only)" if change.references_only else ""
-            click.echo(f"{change.status:14} {numbers}{note}")
+            echo(f"{change.status:14} {numbers}{note}")
             if change.diff:
                 click.echo(f"    {colour_diff(change.diff)}")
     if as_json:
-        click.echo(
-            json.dumps(
-                payloads[0] if len(payloads) == 1 else {"diffs": payloads},
-                ensure_ascii=False,
-                indent=1,
-            )
-        )
+        echo_json(payloads[0] if len(payloads) == 1 else {"diffs": payloads})
 
 
 def _number(record) -> str | None:

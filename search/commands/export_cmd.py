@@ -8,6 +8,7 @@ import sys
 import click
 
 from search.commands.options import lang_option, parse_edition
+from search.safe_text import echo
 
 
 @click.command("export")
@@ -40,16 +41,16 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
                 ):
                     sys.stdout.write(line)
         for failure in _failures():
-            click.echo(f"error: {failure}", err=True)
+            echo(f"error: {failure}", err=True)
         return
 
     if fmt == "tbx":
         with open_engine() as engine:
-            click.echo(exports.to_tbx(engine.termbase, langs), nl=False)
+            echo(exports.to_tbx(engine.termbase, langs), nl=False)
         return
     units = exports.units(library_records(), langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
-    click.echo(text, nl=False)
+    echo(text, nl=False)
 
 
 def _failures() -> list[str]:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 
 import click
 
 from search.commands.options import json_option, parse_edition
+from search.safe_text import echo, echo_json
 
 
 @click.command("history")
@@ -52,16 +52,14 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
         raise click.ClickException(f"no rule {rule} in {where}; see `mtgrules show {rule}`")
     if as_json:
         payload = {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        echo_json(payload)
         return
     changes = sum(1 for e in events if e.event not in ("first seen", "appeared"))
-    click.echo(
-        f"{number}: {changes} change{'' if changes == 1 else 's'} in {len(editions)} editions"
-    )
+    echo(f"{number}: {changes} change{'' if changes == 1 else 's'} in {len(editions)} editions")
     for event in events:
         moved = f" (from {event.previous})" if event.previous and event.number else ""
         gone = f" ({event.previous} is gone)" if event.number is None else ""
-        click.echo(f"{event.edition}  {event.event:14} {event.number or ''}{moved}{gone}")
+        echo(f"{event.edition}  {event.event:14} {event.number or ''}{moved}{gone}")
         if event.diff and event.event != "removed":
             click.echo(f"    {colour_diff(event.diff)}")
 
@@ -81,7 +79,7 @@ def _own_key(key: str, as_json: bool) -> None:
     )
     if as_json:
         payload: dict[str, object] = {"rule": key, "edition": None, "history": [], "note": note}
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        echo_json(payload)
         return
-    click.echo(f"{key}: {note}")
-    click.echo(f"    {record.text}")
+    echo(f"{key}: {note}")
+    echo(f"    {record.text}")

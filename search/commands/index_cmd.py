@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from search.commands.options import json_option
+from search.safe_text import echo, echo_json
 
 
 @click.command("index")
@@ -12,7 +13,6 @@ from search.commands.options import json_option
 @json_option
 def command(rebuild: bool, as_json: bool) -> None:
     """Build (or refresh) the search index from every source in the library."""
-    import json
 
     from corpus.library import home
     from indexer.store import IndexError_
@@ -31,16 +31,16 @@ def command(rebuild: bool, as_json: bool) -> None:
             "added_editions": result.added_editions,
             "index": str(result.folder),
         }
-        click.echo(json.dumps(payload))
+        echo_json(payload)
     elif result.added_editions:
-        click.echo(
+        echo(
             f"added the new editions: {result.records} records as {result.versions} distinct "
             f"versions in {result.seconds:.1f} s"
         )
     elif result.built:
-        click.echo(
+        echo(
             f"indexed {result.records} records as {result.versions} distinct versions "
             f"in {result.seconds:.1f} s"
         )
     else:
-        click.echo(f"index is up to date ({result.records} records, {result.versions} versions)")
+        echo(f"index is up to date ({result.records} records, {result.versions} versions)")

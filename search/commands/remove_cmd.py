@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from search.safe_text import echo
+
 
 @click.command("remove")
 @click.argument("documents", nargs=-1, required=True)
@@ -17,9 +19,9 @@ def command(documents: tuple[str, ...]) -> None:
         try:
             path = remove_document(wanted)
         except NotInLibrary as error:
-            click.echo(f"error: {error}; see `mtgrules sources`", err=True)
+            echo(f"error: {error}; see `mtgrules sources`", err=True)
             failed = True
             continue
-        click.echo(f"{path.name}: removed; the index follows at the next command")
+        echo(f"{path.name}: removed; the index follows at the next command")
     if failed:
         raise SystemExit(1)

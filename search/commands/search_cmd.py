@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from search.commands.options import json_option, result_options
+from search.safe_text import echo, echo_json
 
 
 @click.command("search")
@@ -44,10 +43,10 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         payload = {"query": text, "results": [r.to_json(show) for r in results]}
         if suggestions:
             payload["suggestions"] = suggestions
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        echo_json(payload)
     elif not results:
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        click.echo(f"no rules match {text!r}{hint}", err=True)
+        echo(f"no rules match {text!r}{hint}", err=True)
     else:
         show_results(results, show, matched)
     if not results:

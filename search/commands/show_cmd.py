@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from corpus.numbers import cited_numbers
 from search.commands.options import json_option, result_options
+from search.safe_text import echo, echo_json
 
 
 @click.command("show")
@@ -49,10 +48,10 @@ def command(rule: str, as_json: bool, **options: object) -> None:
             "refers_to": cites,
             "referred_by": cited_by,
         }
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        echo_json(payload)
         return
     show_results(results, show, set())
     if cites:
-        click.echo(f"\nrefers to: {', '.join(cites)}")
+        echo(f"\nrefers to: {', '.join(cites)}")
     if cited_by:
-        click.echo(f"referred to by: {', '.join(cited_by)}")
+        echo(f"referred to by: {', '.join(cited_by)}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import asdict
 from typing import Any
@@ -11,6 +10,7 @@ import click
 
 from corpus.following import followings
 from search.commands.options import json_option
+from search.safe_text import echo, echo_json
 
 
 @click.command("sources")
@@ -36,38 +36,36 @@ def command(as_json: bool, dropped: bool | None) -> None:
         summary["lag"] = lag(summary, english)
     if as_json:
         payload = {"documents": summaries, "failures": list(loaded.failures)}
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+        echo_json(payload)
         return
     for summary in summaries:
         counts = ", ".join(f"{n} {kind}" for kind, n in sorted(summary["counts"].items()))
         edition = summary["edition"] or "unknown"
-        click.echo(
+        echo(
             f"{summary['source']}  lang={summary['lang']}  edition={edition}"
             f"  format={summary['format']}"
         )
-        click.echo(f"  records: {summary['records']} ({counts})")
-        click.echo(f"  layout: {summary['format_reason']}")
+        echo(f"  records: {summary['records']} ({counts})")
+        echo(f"  layout: {summary['format_reason']}")
         reasons = Counter(line["reason"] for line in summary["dropped"])
         by_reason = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
-        click.echo(
-            f"  dropped: {len(summary['dropped'])} lines" + (f" ({by_reason})" if reasons else "")
-        )
+        echo(f"  dropped: {len(summary['dropped'])} lines" + (f" ({by_reason})" if reasons else ""))
         if summary["lag"]:
             behind = summary["lag"]
-            click.echo(
+            echo(
                 f"  {summary['follows']['evidence']}; newest English "
                 f"{behind['newest_english']} ({behind['days']} days later)"
             )
         if dropped or (dropped is None and len(summary["dropped"]) <= 20):
             for line in summary["dropped"]:
-                click.echo(f"    line {line['line']}: {line['reason']}: {line['text'][:70]}")
+                echo(f"    line {line['line']}: {line['reason']}: {line['text'][:70]}")
         for warning in summary["warnings"]:
-            click.echo(f"  warning: {warning}")
+            echo(f"  warning: {warning}")
         for fact in ("encoding", "format"):
             if fact in summary["metadata"]:
-                click.echo(f"  {fact}: {summary['metadata'][fact]}")
+                echo(f"  {fact}: {summary['metadata'][fact]}")
     for failure in loaded.failures:
-        click.echo(f"error: {failure}", err=True)
+        echo(f"error: {failure}", err=True)
 
 
 def lag(summary: dict[str, Any], english: list[str]) -> dict[str, Any] | None:

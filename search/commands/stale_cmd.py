@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from search.commands.options import json_option, lang_option
+from search.safe_text import echo, echo_json
 
 
 @click.command("stale")
@@ -32,16 +31,16 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     found = stale([r for r in records if r.lang in langs], english)
     if as_json:
         payload = {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        echo_json(payload)
         return
     for lang in langs:
         count = sum(1 for item in found if item.record.lang == lang)
-        click.echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
+        echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
     for item in found:
         edition = item.record.edition or "undated"
         number, key = item.record.number, item.record.key
         label = number if number == key else f"{number} (aligned to {key})"
-        click.echo(
+        echo(
             f"{item.record.lang} {label} ({edition}, "
             f"{item.record.source}): English {item.english_from} → {item.english_to} "
             f"{item.change.status}"

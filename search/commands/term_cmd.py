@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 from search.commands.options import json_option
+from search.safe_text import echo, echo_json
 
 LANG_NAMES = {"en": "English", "it": "Italian", "fr": "French", "es": "Spanish"}
 
@@ -37,17 +37,17 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
             ],
         }
     if as_json:
-        click.echo(json.dumps(payload, ensure_ascii=False, indent=1))
+        echo_json(payload)
     elif not payload["concepts"]:
-        click.echo(f"{phrase!r} is not in the term base; try `mtgrules search {phrase}`", err=True)
+        echo(f"{phrase!r} is not in the term base; try `mtgrules search {phrase}`", err=True)
     else:
         for concept in payload["concepts"]:
-            click.echo(f"{concept['english']}")
+            echo(f"{concept['english']}")
             for term in concept["terms"]:
                 period = f" ({term['period']})" if term["period"] else ""
-                click.echo(f"  {term['lang']}  {term['term']}{period}  — {term['source']}")
+                echo(f"  {term['lang']}  {term['term']}{period}  — {term['source']}")
             if concept["rules"]:
-                click.echo(f"  rules: {', '.join(concept['rules'])}")
+                echo(f"  rules: {', '.join(concept['rules'])}")
     if not payload["concepts"]:
         raise SystemExit(1)
 
