@@ -12,7 +12,11 @@ from corpus.layouts import Context, detect_layout
 from corpus.records import Document, Dropped
 from corpus.text import UnreadableError, decode_report, normalize, split_lines
 
-MAX_BYTES = 50 * 1024 * 1024
+# The whole CR is about 1 MB as text (2 MB in UTF-16) and 2 MB as a PDF: past these a file is
+# not one rules document, and would take a build's memory with it.
+MAX_BYTES = 8 * 1024 * 1024
+MAX_PDF_BYTES = 32 * 1024 * 1024
+MAX_LINE = 100_000  # characters; the CR's longest line has a few thousand
 
 
 class IngestError(ValueError):
@@ -22,9 +26,21 @@ class IngestError(ValueError):
 def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) -> Document:
     """Parse a document. `hints` (from a manifest) only fill what the text cannot say."""
     hints = hints or {}
-    if len(data) > MAX_BYTES:
-        raise IngestError(f"{source}: {len(data) // 2**20} MB is too large for a rules document")
+    from corpus.pdf_extract import looks_like_pdf
+
+    limit = MAX_PDF_BYTES if looks_like_pdf(data) else MAX_BYTES
+    if len(data) > limit:
+        raise IngestError(
+            f"{source}: {len(data) / 2**20:.0f} MB is more than a rules document (the whole CR "
+            f"is about 1 MB as text); give the rules alone, under {limit // 2**20} MB"
+        )
     lines, set_aside, notes = extract(data, source)
+    longest = max(range(len(lines)), key=lambda i: len(lines[i]), default=None)
+    if longest is not None and len(lines[longest]) > MAX_LINE:
+        raise IngestError(
+            f"{source}: line {longest + 1} is {len(lines[longest]):,} characters long, not a "
+            "rules document's line; give the document with its line breaks"
+        )
     text = "\n".join(lines)
     lang = detect_language(text) or hints.get("lang")
     if lang not in LANGUAGES:

@@ -69,15 +69,32 @@ def embedded_sources() -> list[Source]:
     return sources
 
 
-def user_sources() -> list[Source]:
+def document_paths() -> list[Path]:
+    """The added documents, by name. A file put there by hand under a name that is not text
+    (bytes of another encoding) is renamed to its stored name first: every name is text."""
     folder = documents_dir()
     if not folder.is_dir():
         return []
-    return [
-        user_source(path.name)
-        for path in sorted(folder.iterdir())
-        if path.is_file() and not path.name.startswith(".")
-    ]
+    paths = []
+    for path in sorted(folder.iterdir()):
+        if not path.is_file() or path.name.startswith("."):
+            continue
+        try:
+            path.name.encode("utf-8")
+        except UnicodeEncodeError:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            renamed = path.with_name(stored_name(path.name, digest))
+            with contextlib.suppress(OSError):
+                path.rename(renamed)
+                path = renamed
+            if not renamed.exists():
+                continue
+        paths.append(path)
+    return sorted(paths)
+
+
+def user_sources() -> list[Source]:
+    return [user_source(path.name) for path in document_paths()]
 
 
 def user_source(name: str) -> Source:
@@ -93,18 +110,61 @@ def _cache_path(source: Source) -> Path:
     return home() / "cache" / f"{source.sha256[:32]}-{code_version()}.pickle"
 
 
+TEMPORARY = ".part-"  # the prefix of every file being written; leftovers are removed
+
+
 def write_atomic(path: Path, content: str | bytes) -> None:
-    """Write beside the target, then rename over it: readers never see half a file."""
+    """Write beside the target, flush it to the disk, then rename over it: after any crash
+    the target is whole, old or new, never half written (a full disk included)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=TEMPORARY)
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
         os.replace(temporary, path)
+        sync_folder(path.parent)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (a rename) to the disk, where the system allows it."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+
+
+def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
+    """Remove files a killed writer left half written (TEMPORARY, older than `older_than`
+    seconds so that a writer at work keeps its own); returns how many."""
+    import time
+
+    removed = 0
+    with contextlib.suppress(OSError):
+        for path in folder.iterdir():
+            stale = time.time() - path.stat().st_mtime > older_than
+            if path.name.startswith((TEMPORARY, ".records.jsonl.tmp")) and stale:
+                path.unlink(missing_ok=True)
+                removed += 1
+    return removed
+
+
+def stored_name(name: str, digest: str) -> str:
+    """The name a document is kept under: its own when that is a plain, visible file name;
+    else the start of its hash and a sanitized name (any bytes in, a safe name out)."""
+    import re
+
+    readable = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    safe = re.sub(r"[^\w.\-+()]+", "_", readable).strip("._") or "document"
+    safe = safe[:120]
+    return safe if safe == name else f"{digest[:8]}-{safe}"
 
 
 def parse_source(source: Source) -> Document:
@@ -220,15 +280,15 @@ def add_document(data: bytes, name: str, known: set[str] | None = None) -> Added
     digest = hashlib.sha256(data).hexdigest()
     if digest in known:
         return Added(None, None)
-    document = ingest_bytes(data, name)
-    target = documents_dir() / name
+    stored = stored_name(name, digest)
+    document = ingest_bytes(data, stored)
+    target = documents_dir() / stored
     if target.exists():
         target = target.with_name(f"{target.stem}-{digest[:8]}{target.suffix}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    write_atomic(target, data)
     known.add(digest)
-    if target.name == name:
-        _cache(Source(name, data, {}), document)  # warm the parse cache for the next build
+    if target.name == stored:
+        _cache(Source(stored, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)
 
 

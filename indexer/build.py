@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import os
 import re
 import shutil
 import tempfile
@@ -179,6 +180,8 @@ def build(home: Path, *, force: bool = False, progress: Progress | None = None) 
                     True,
                     added_editions=True,
                 )
+        for folder in (home, library.documents_dir(), home / "cache"):
+            library.remove_leftovers(folder, older_than=0 if folder == home else 600.0)
         loaded = library.load()
         library.prune_cache()
         folder, records_count, count = _build_in_full(home, loaded, state, print_, progress)
@@ -238,9 +241,15 @@ def _build_in_full(
     try:
         # The hand-off file is written for inspection and for other tools; the index is
         # built from the very same records, not read back.
-        with (home / ".records.jsonl.tmp").open("wb") as out:
-            write_chunks(((s, chunk(group)) for s, group in by_source(records)), out, saved)
-        (home / ".records.jsonl.tmp").replace(records_path(home))
+        partial = home / ".records.jsonl.tmp"
+        try:
+            with partial.open("wb") as out:
+                write_chunks(((s, chunk(group)) for s, group in by_source(records)), out, saved)
+                out.flush()
+                os.fsync(out.fileno())
+            partial.replace(records_path(home))
+        finally:
+            partial.unlink(missing_ok=True)
         # A fresh folder every time: the live build is never written into or removed here.
         index_root(home).mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))

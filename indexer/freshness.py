@@ -17,25 +17,21 @@ INDEX_VERSION = "6"
 
 def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
     """name -> [size, mtime_ns, sha256] of every source; unchanged files are not re-hashed."""
-    from corpus.library import documents_dir, embedded_sources
+    from corpus.library import document_paths, embedded_sources
 
     known = known or {}
     state: dict[str, list[Any]] = {}
     for source in embedded_sources():
         state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
-    folder = documents_dir()
-    if folder.is_dir():
-        for path in sorted(folder.iterdir()):
-            if not path.is_file() or path.name.startswith("."):
-                continue
-            stat = path.stat()
-            name = f"documents/{path.name}"
-            previous = known.get(name)
-            if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
-                state[name] = previous
-            else:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
-                state[name] = [stat.st_size, stat.st_mtime_ns, digest]
+    for path in document_paths():
+        stat = path.stat()
+        name = f"documents/{path.name}"
+        previous = known.get(name)
+        if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
+            state[name] = previous
+        else:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            state[name] = [stat.st_size, stat.st_mtime_ns, digest]
     return state
 
 

@@ -289,6 +289,11 @@ def _rewrite_records(
         return old[start : start + length]
 
     temporary = home / ".records.jsonl.tmp"
-    with temporary.open("wb") as out:
-        write_chunks(((s, data(s)) for s in sources), out, saved)
-    temporary.replace(records_path(home))
+    try:
+        with temporary.open("wb") as out:
+            write_chunks(((s, data(s)) for s in sources), out, saved)
+            out.flush()
+            os.fsync(out.fileno())
+        temporary.replace(records_path(home))
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -175,6 +176,15 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     return _xml(martif)
 
 
+# Spreadsheets read a cell that starts with one of these as a formula (OWASP, "CSV
+# Injection"): such a cell is written with a leading apostrophe, shown as text.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(cell: str) -> str:
+    return "'" + cell if cell.startswith(_FORMULA_START) else cell
+
+
 def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
     """One row per unit (as in TMX); per language its number, edition, source, alignment and
     text."""
@@ -194,11 +204,27 @@ def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
                 continue
             align = "" if lang == "en" else f"{record.align.method} {record.align.confidence:.2f}"
             row += [record.number or "", record.edition or "", record.source, align, record.text]
-        writer.writerow(row)
+        writer.writerow([csv_safe(cell) for cell in row])
     return out.getvalue()
 
 
+# What XML 1.0 allows in a document: tab, newline, carriage return and the characters from
+# space up, less the surrogates and U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: str) -> str:
+    """The text with every character XML 1.0 forbids replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", text)
+
+
 def _xml(root: ET.Element, doctype: str = "") -> str:
+    """The document as text, always well-formed: every text and attribute made XML-safe."""
+    for element in root.iter():
+        if element.text:
+            element.text = xml_safe(element.text)
+        for name, value in element.attrib.items():
+            element.set(name, xml_safe(value))
     ET.indent(root)
     text = ET.tostring(root, encoding="unicode")
     return f'<?xml version="1.0" encoding="UTF-8"?>\n{doctype + chr(10) if doctype else ""}{text}\n'

@@ -196,7 +196,7 @@ def test_forum_quote_and_reply_chrome_is_dropped():
     [
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00", "binary data"),
         (b"%PDF-1.4\n%broken\n", "unreadable PDF"),
-        (b"a" * 5_000_000, "cannot tell its language"),
+        (b"a" * 5_000_000, "line 1 is 5,000,000 characters long"),
         (b"   \n\n  ", "the file is empty"),
     ],
 )
