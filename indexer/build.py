@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from corpus.records import Record
 from corpus.text import fold
 from indexer.freshness import code_stamp, fingerprint, source_state
+from indexer.integrity import checksums, records_checksum
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
 if TYPE_CHECKING:
@@ -204,6 +205,17 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:
+    """What of the live build is damaged or missing: its files (sizes and times; with `full`
+    their hashes too) and the hand-off file (with `full`)."""
+    from indexer.integrity import damage, records_damage
+
+    found = damage(index_root(home) / current["dir"], current.get("checksums") or {}, full)
+    if full and (why := records_damage(records_path(home), current.get("records_checksum"))):
+        found.append(why)
+    return found
+
+
 def _build_in_full(
     home: Path,
     loaded: Loaded,
@@ -270,6 +282,9 @@ def _build_in_full(
                 "failures": list(loaded.failures),
                 "english_editions": sorted(english),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                # What the build wrote, to tell damage from it (indexer/integrity.py).
+                "checksums": checksums(folder),
+                "records_checksum": records_checksum(records_path(home)),
             },
         )
     except OSError as error:

@@ -33,6 +33,7 @@ from indexer.build import (
     whoosh_document,
     write_vocabulary,
 )
+from indexer.integrity import checksums, records_checksum
 from indexer.sidestore import Membership
 from indexer.state import STATE, BuildState, by_source, chunk, references_for, write_chunks
 from indexer.store import index_root, write_current
@@ -135,6 +136,9 @@ def add_editions(
                 "versions": count,
                 "english_editions": sorted(english),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                # What the build wrote, to tell damage from it (indexer/integrity.py).
+                "checksums": checksums(folder),
+                "records_checksum": records_checksum(records_path(home)),
             },
         )
     except OSError as error:

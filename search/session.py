@@ -45,18 +45,53 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
             ) from None
     try:
         yield engine
+    except (click.ClickException, SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as error:  # a read failed: damage is rebuilt, never served
+        engine.close()
+        _rebuild_if_damaged(state_home, error)
+        raise
     finally:
         engine.close()
+
+
+def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
+    """After a failed read: if the live build is not what was written, rebuild it and say so
+    (ClickException); else return, and the error is the caller's."""
+    from indexer.build import live_damage
+    from indexer.store import read_current
+
+    current = read_current(state_home)
+    damaged = live_damage(state_home, current, full=True) if current else []
+    if not damaged:
+        return
+    click.echo(
+        f"mtgrules: the index is damaged ({', '.join(damaged)}: {type(error).__name__}); "
+        "rebuilding it",
+        err=True,
+    )
+    build_with_progress(state_home, force=True)
+    raise click.ClickException("the damaged index was rebuilt; run the command again")
 
 
 def ensure_fresh(state_home: Path) -> None:
     """Index the sources if they changed. A failed refresh leaves the previous index answering
     with a warning; with no index at all it is an error that says what to do."""
+    from indexer.build import live_damage
     from indexer.freshness import is_fresh
     from indexer.store import IndexError_, read_current
 
     try:
-        if not is_fresh(state_home):
+        current = read_current(state_home)
+        damaged = live_damage(state_home, current) if current else []
+        if damaged:
+            click.echo(
+                f"mtgrules: the index is damaged ({', '.join(damaged)} changed since it was "
+                "built); rebuilding it",
+                err=True,
+            )
+            build_with_progress(state_home, force=True)
+        elif not is_fresh(state_home):
             had_index = read_current(state_home) is not None
             click.echo(
                 "mtgrules: the library changed; re-indexing before answering"
@@ -118,11 +153,19 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def hand_off() -> Path:
-    """records.jsonl, current (indexing first if the sources changed)."""
+    """records.jsonl, current (indexing first if the sources changed), and whole: a missing,
+    cut or changed hand-off file is written again by a rebuild."""
     from corpus.library import home
     from indexer.build import records_path
+    from indexer.integrity import records_damage
+    from indexer.store import read_current
 
     ensure_fresh(home())
+    current = read_current(home()) or {}
+    why = records_damage(records_path(home()), current.get("records_checksum"))
+    if why is not None:
+        click.echo(f"mtgrules: {why}; rebuilding the index", err=True)
+        build_with_progress(home(), force=True)
     return records_path(home())
 
 

@@ -15,11 +15,16 @@ def command(rebuild: bool, as_json: bool) -> None:
     """Build (or refresh) the search index from every source in the library."""
 
     from corpus.library import home
-    from indexer.store import IndexError_
+    from indexer.build import live_damage
+    from indexer.store import IndexError_, read_current
     from search.session import build_with_progress
 
+    current = read_current(home())
+    damaged = live_damage(home(), current, full=True) if current and not rebuild else []
+    if damaged:
+        echo(f"mtgrules: the index is damaged ({', '.join(damaged)}); rebuilding it", err=True)
     try:
-        result = build_with_progress(home(), force=rebuild)
+        result = build_with_progress(home(), force=rebuild or bool(damaged))
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None
     if as_json:

@@ -1,0 +1,63 @@
+"""Is the live build whole? Each file's size, time and CRC-32 are recorded in CURRENT when a
+build is written (CRC: damage on disk is what is looked for, and it costs a build a few tens of
+milliseconds where a cryptographic hash cost a tenth of a second); a cheap check compares sizes and times when a command starts, a full one
+compares CRCs when a read fails or `mtgrules index` runs. Damage is rebuilt, never served."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Any
+
+SKIPPED = ("WRITELOCK",)  # Whoosh's lock files change without the index changing
+
+
+def checksums(folder: Path) -> dict[str, list[Any]]:
+    """name -> [size, mtime_ns, CRC-32] of every file of a build folder."""
+    found: dict[str, list[Any]] = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and not path.name.endswith(SKIPPED):
+            stat = path.stat()
+            found[path.name] = [stat.st_size, stat.st_mtime_ns, _crc(path)]
+    return found
+
+
+def _crc(path: Path) -> int:
+    crc = 0
+    with path.open("rb") as data:
+        while block := data.read(1 << 20):
+            crc = zlib.crc32(block, crc)
+    return crc
+
+
+def records_checksum(path: Path) -> list[int]:
+    """[size, CRC-32] of the hand-off file."""
+    return [path.stat().st_size, _crc(path)]
+
+
+def damage(folder: Path, recorded: dict[str, list[Any]], full: bool = False) -> list[str]:
+    """The files of a build that are missing or not as written (by size and time, or with
+    `full` by their CRC too); empty when it is whole or nothing was recorded."""
+    damaged = []
+    for name, (size, mtime, digest) in recorded.items():
+        path = folder / name
+        try:
+            stat = path.stat()
+            changed = stat.st_size != size or stat.st_mtime_ns != mtime
+            if changed or (full and _crc(path) != digest):
+                damaged.append(name)
+        except OSError:
+            damaged.append(name)
+    return damaged
+
+
+def records_damage(path: Path, recorded: list[int] | None) -> str | None:
+    """Why the hand-off file is not the one the build wrote, or None."""
+    if not recorded:
+        return None
+    try:
+        if records_checksum(path) != recorded:
+            return f"{path.name} is not the file the build wrote"
+    except OSError:
+        return f"{path.name} is missing"
+    return None
