@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import urllib.error
 import urllib.request
-from urllib.parse import urljoin, urlparse
+from urllib.parse import quote, urljoin, urlparse
 
 DEFAULT_MEDIA = "https://media.wizards.com"
 DEFAULT_RULES_PAGE = "https://magic.wizards.com/en/rules"
@@ -39,30 +40,62 @@ def edition_url(date: str, base: str | None = None) -> str:
 
 
 def latest_url(page: str | None = None) -> str:
-    """The TXT link on the rules page."""
+    """The TXT link on the rules page (http or https only; spaces and controls in it quoted)."""
     from bs4 import BeautifulSoup
 
     page = page or rules_page()
     html = download(page).decode("utf-8", errors="replace")
     for link in BeautifulSoup(html, "html.parser").find_all("a", href=True):
-        href = str(link["href"])
+        href = str(link["href"]).strip()
         if "MagicCompRules" in href.replace("%20", " ").replace(" ", "") and href.lower().endswith(
             ".txt"
         ):
-            return urljoin(page, href)
+            return quote(urljoin(page, href), safe=":/?#[]@!$&'()*+,;=%~")
     raise FetchError(f"{page}: no Comprehensive Rules TXT link found on the rules page")
 
 
-def download(url: str) -> bytes:
-    host = urlparse(url).netloc or url
-    request = urllib.request.Request(url, headers={"User-Agent": "mtgrules"})
+MAX_BYTES = 16 * 1024 * 1024  # the CR is about 1 MB (2 MB in UTF-16)
+CHUNK = 64 * 1024
+
+
+def total_seconds() -> float:
+    """How long one download may take in all (MTGRULES_FETCH_SECONDS, default 120)."""
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            data: bytes = response.read()
-            return data
+        return float(os.environ.get("MTGRULES_FETCH_SECONDS", "120"))
+    except ValueError:
+        return 120.0
+
+
+def download(url: str) -> bytes:
+    """The body at an http(s) address, bounded in size and in total time (a server that
+    trickles its answer is given up on)."""
+    parts = urlparse(url)
+    host = parts.netloc or url
+    if parts.scheme not in ("http", "https"):
+        raise FetchError(f"{url!r}: only http and https addresses are fetched")
+    request = urllib.request.Request(url, headers={"User-Agent": "mtgrules"})
+    deadline = time.monotonic() + total_seconds()
+    try:
+        with urllib.request.urlopen(request, timeout=min(TIMEOUT, total_seconds())) as response:
+            length = response.headers.get("Content-Length")
+            if length and length.isdigit() and int(length) > MAX_BYTES:
+                raise FetchError(f"{url}: {int(length) // 2**20} MB is not a rules document")
+            chunks: list[bytes] = []
+            size = 0
+            while block := response.read1(CHUNK):
+                size += len(block)
+                if size > MAX_BYTES:
+                    raise FetchError(
+                        f"{url}: more than {MAX_BYTES // 2**20} MB, not a rules document"
+                    )
+                if time.monotonic() > deadline:
+                    seconds = f"{total_seconds():.0f} s"
+                    raise FetchError(f"{host} is too slow: gave up after {seconds}; try later")
+                chunks.append(block)
+            return b"".join(chunks)
     except urllib.error.HTTPError as error:
         raise FetchError(f"{url}: the server answered {error.code} {error.reason}") from None
-    except (urllib.error.URLError, OSError) as error:
+    except (urllib.error.URLError, OSError, ValueError) as error:
         reason = getattr(error, "reason", error)
         raise FetchError(
             f"cannot reach {host} ({reason}); check the network connection, or pass "

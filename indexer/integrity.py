@@ -1,7 +1,8 @@
 """Is the live build whole? Each file's size, time and CRC-32 are recorded in CURRENT when a
-build is written (CRC: damage on disk is what is looked for, and it costs a build a few tens of
-milliseconds where a cryptographic hash cost a tenth of a second); a cheap check compares sizes and times when a command starts, a full one
-compares CRCs when a read fails or `mtgrules index` runs. Damage is rebuilt, never served."""
+build is written (a CRC: damage on disk is what is looked for, and it costs a build tens of
+milliseconds where a cryptographic hash cost a tenth of a second). A cheap check compares sizes
+and times when a command starts, a full one compares CRCs when a read fails or `mtgrules index`
+runs. Damage is rebuilt, never served."""
 
 from __future__ import annotations
 

@@ -5,10 +5,14 @@ files), index/.lock. A build writes a new folder and swaps CURRENT atomically.""
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import errno
 import fcntl
 import json
 import os
+import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -40,6 +44,34 @@ def write_current(home: Path, data: dict[str, Any]) -> None:
     write_atomic(index_root(home) / "CURRENT", json.dumps(data, ensure_ascii=False))
 
 
+# The lock a build holds, for the processes it forks (parsers, Whoosh's writers): flock locks
+# belong to the open file, which a fork shares, so a worker that outlived a killed build would
+# keep the library locked. A forked worker drops its copy, dies with the build (Linux) and
+# leaves Ctrl-C to the build.
+_held: list[int] = []
+
+
+def _in_forked_child() -> None:
+    if not _held:
+        return
+    for descriptor in _held:
+        with contextlib.suppress(OSError):
+            os.close(descriptor)
+    _held.clear()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """PR_SET_PDEATHSIG: the kernel kills this process when the one that forked it dies."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+
+
+os.register_at_fork(after_in_child=_in_forked_child)
+
+
 @contextmanager
 def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
     """One build at a time: a second one waits for the first, then gives up with a message."""
@@ -66,8 +98,13 @@ def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
                         "another mtgrules index build is still running; try again when it ends"
                     ) from None
                 time.sleep(0.1)
+        handle.seek(0)
+        handle.truncate()
         handle.write(f"{os.getpid()}\n")
         handle.flush()
+        _held.append(handle.fileno())
         yield
     finally:
+        with contextlib.suppress(ValueError):
+            _held.remove(handle.fileno())
         handle.close()

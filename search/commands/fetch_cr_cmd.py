@@ -25,7 +25,25 @@ def command(edition: str, media_url: str | None, rules_page: str | None) -> None
     try:
         url = latest_url(rules_page) if edition == "latest" else edition_url(edition, media_url)
         data = download(url)
-        name = url.rsplit("/", 1)[-1].replace("%20", "-").replace(" ", "-")
-        keep(data, name)
+        keep(data, stored_name(data, edition, url))
     except (FetchError, IngestError) as error:
         raise click.ClickException(str(error)) from None
+
+
+def stored_name(data: bytes, edition: str, url: str) -> str:
+    """A name of our own, never the server's: MagicCompRules-YYYYMMDD.txt, the date asked for,
+    else the one in the address, else the one the text states."""
+    import re
+
+    from corpus.dates import find_edition
+    from corpus.text import UnreadableError, decode_report, split_lines
+
+    if edition != "latest":
+        return f"MagicCompRules-{edition}.txt"
+    if found := re.search(r"(?<!\d)(20\d{6})(?!\d)", url):
+        return f"MagicCompRules-{found.group(1)}.txt"
+    try:
+        stated, _ = find_edition(split_lines(decode_report(data, "download")[0]))
+    except UnreadableError:
+        stated = None
+    return f"MagicCompRules-{stated.replace('-', '') if stated else 'latest'}.txt"
