@@ -25,11 +25,20 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
     index is rebuilt once before giving up with what to do. `searching=False`: only lookups by
     rule number, which do not open Whoosh."""
     from corpus.library import home
+    from indexer.store import read_current
 
     state_home = home()
     ensure_fresh(state_home)
+    opened = (read_current(state_home) or {}).get("dir")
     try:
-        engine = _open(state_home, searching)
+        try:
+            engine = _open(state_home, searching)
+        except Exception:
+            # A build that finished meanwhile swapped in its folder and removed ours: open the
+            # new one (the race is not damage).
+            if (read_current(state_home) or {}).get("dir") == opened:
+                raise
+            engine = _open(state_home, searching)
     except Exception as first:  # a damaged index must not end in a traceback: rebuild it once
         click.echo(
             f"warning: the index could not be read ({type(first).__name__}); rebuilding it",

@@ -18,11 +18,15 @@ from search.safe_text import echo, echo_json
 def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
     from search.commands.options import filters_from, show_results
-    from search.query import QueryError, as_number
+    from search.query import QueryError, as_number, validate
     from search.results import Result
     from search.session import open_engine
 
     text = " ".join(query)
+    try:
+        validate(text)  # before any indexing: a malformed query is the user's to fix first
+    except QueryError as error:
+        raise click.UsageError(str(error)) from None
     filters, show = filters_from(options)
     number = as_number(text)
     with open_engine() as engine:
