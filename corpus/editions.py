@@ -397,6 +397,7 @@ class Stale:
     def to_json(self) -> dict[str, object]:
         return {
             "lang": self.record.lang,
+            "source": self.record.source,
             "key": self.record.key,
             "number": self.record.number,
             "edition": self.record.edition,

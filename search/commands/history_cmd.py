@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 import click
 
 from search.commands.options import json_option, parse_edition
@@ -28,40 +26,31 @@ from search.safe_text import echo, echo_json
 def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bool) -> None:
     """When a rule appeared, changed, moved (renumbered) and disappeared. RULE is a number in
     the edition given (or the newest that has it), or a translation's own key (205.2c@FILE)."""
-    from corpus.editions import history
-    from search.editions import by_edition, colour_diff
+    from search import payloads
+    from search.editions import colour_diff
     from search.session import library_records
 
     if "@" in rule:
         _own_key(rule, as_json)
         return
-    number = rule.strip().rstrip(".").lower()
-    editions = by_edition(library_records(("en",)), "en")
-    if not editions:
-        raise click.ClickException(
-            "no English editions in the library; add one with `mtgrules add`"
-        )
-    if edition is not None and edition not in editions:
-        known = ", ".join(editions)
-        raise click.UsageError(f"no English edition {edition}; loaded editions: {known}")
-    events = history(
-        number, list(editions.items()), at=edition, ignore_typography=ignore_typography
-    )
-    if not events:
-        where = f"English {edition}" if edition else "any loaded English edition"
-        raise click.ClickException(f"no rule {rule} in {where}; see `mtgrules show {rule}`")
+    try:
+        payload = payloads.history(library_records(("en",)), rule, edition, ignore_typography)
+    except payloads.Problem as problem:
+        if problem.status == 400:
+            raise click.UsageError(str(problem)) from None
+        raise click.ClickException(str(problem)) from None
     if as_json:
-        payload = {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
         echo_json(payload)
         return
-    changes = sum(1 for e in events if e.event not in ("first seen", "appeared"))
-    echo(f"{number}: {changes} change{'' if changes == 1 else 's'} in {len(editions)} editions")
+    events = payload["history"]
+    changes = sum(1 for e in events if e["event"] not in ("first seen", "appeared"))
+    echo(f"{payload['rule']}: {changes} change{'' if changes == 1 else 's'}")
     for event in events:
-        moved = f" (from {event.previous})" if event.previous and event.number else ""
-        gone = f" ({event.previous} is gone)" if event.number is None else ""
-        echo(f"{event.edition}  {event.event:14} {event.number or ''}{moved}{gone}")
-        if event.diff and event.event != "removed":
-            click.echo(f"    {colour_diff(event.diff)}")
+        moved = f" (from {event['previous']})" if event["previous"] and event["number"] else ""
+        gone = f" ({event['previous']} is gone)" if event["number"] is None else ""
+        echo(f"{event['edition']}  {event['event']:14} {event['number'] or ''}{moved}{gone}")
+        if event["diff"] and event["event"] != "removed":
+            click.echo(f"    {colour_diff(event['diff'])}")
 
 
 def _own_key(key: str, as_json: bool) -> None:

@@ -17,9 +17,9 @@ from search.safe_text import echo, echo_json
 @json_option
 def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
+    from search import payloads
     from search.commands.options import filters_from, show_results
-    from search.query import QueryError, as_number, validate
-    from search.results import Result
+    from search.query import QueryError, validate
     from search.session import open_engine
 
     text = " ".join(query)
@@ -28,27 +28,17 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     except QueryError as error:
         raise click.UsageError(str(error)) from None
     filters, show = filters_from(options)
-    number = as_number(text)
     with open_engine() as engine:
-        matched: set[str] = set()
         try:
-            engine.check_edition(filters.edition)
-        except QueryError as error:
-            raise click.ClickException(str(error)) from None
-        try:
-            if number:
-                results: list[Result] = engine.lookup(number, filters)
-            else:
-                results, matched = engine.search(text, filters, limit)
-        except QueryError as error:
-            raise click.UsageError(str(error)) from None
-        suggestions = [] if results or number else engine.suggestions(text)
+            payload, results, matched = payloads.search(engine, text, filters, limit, show)
+        except payloads.Problem as problem:
+            if problem.status == 400:
+                raise click.UsageError(str(problem)) from None
+            raise click.ClickException(str(problem)) from None
     if as_json:
-        payload = {"query": text, "results": [r.to_json(show) for r in results]}
-        if suggestions:
-            payload["suggestions"] = suggestions
         echo_json(payload)
     elif not results:
+        suggestions = payload.get("suggestions")
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
         echo(f"no rules match {text!r}{hint}", err=True)
     else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from corpus.numbers import cited_numbers
 from search.commands.options import json_option, result_options
 from search.safe_text import echo, echo_json
 
@@ -15,43 +14,23 @@ from search.safe_text import echo, echo_json
 @json_option
 def command(rule: str, as_json: bool, **options: object) -> None:
     """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section."""
+    from search import payloads
     from search.commands.options import filters_from, show_results
-    from search.query import QueryError, as_number
     from search.session import open_engine
 
-    number = as_number(rule)
-    if number is None:
-        raise click.UsageError(
-            f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
-            "(use `mtgrules search` for words)"
-        )
     filters, show = filters_from(options)
     with open_engine(searching=False) as engine:
         try:
-            engine.check_edition(filters.edition)
-        except QueryError as error:
-            raise click.ClickException(str(error)) from None
-        results = engine.lookup(number, filters)
-        if not results:
-            raise click.ClickException(
-                f"no rule {rule} in the library; try `mtgrules search {rule}`"
-            )
-        cites = sorted(
-            {m for r in results for rec in r.records for m in cited_numbers(rec["text"])}
-            - {r.key for r in results}
-        )
-        cited_by = engine.referring_to(number.number)
+            payload, results = payloads.show(engine, rule, filters, show)
+        except payloads.Problem as problem:
+            if problem.status == 400:
+                raise click.UsageError(str(problem)) from None
+            raise click.ClickException(str(problem)) from None
     if as_json:
-        payload = {
-            "query": rule,
-            "results": [r.to_json(show) for r in results],
-            "refers_to": cites,
-            "referred_by": cited_by,
-        }
         echo_json(payload)
         return
     show_results(results, show, set())
-    if cites:
-        echo(f"\nrefers to: {', '.join(cites)}")
-    if cited_by:
-        echo(f"referred to by: {', '.join(cited_by)}")
+    if payload["refers_to"]:
+        echo(f"\nrefers to: {', '.join(payload['refers_to'])}")
+    if payload["referred_by"]:
+        echo(f"referred to by: {', '.join(payload['referred_by'])}")

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict
-from typing import Any
 
 import click
 
-from corpus.following import followings
 from search.commands.options import json_option
 from search.safe_text import echo, echo_json
 
@@ -22,20 +19,11 @@ from search.safe_text import echo, echo_json
 )
 def command(as_json: bool, dropped: bool | None) -> None:
     """List the documents in the library and what was made of them."""
-    from corpus import library
+    from search import payloads
 
-    loaded = library.load()
-    summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
-    english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
-    follows = followings(record for d in loaded.documents for record in d.records)
-    for summary in summaries:
-        following = follows.get(summary["source"])
-        summary["follows"] = (
-            {**asdict(following), "evidence": following.evidence()} if following else None
-        )
-        summary["lag"] = lag(summary, english)
+    payload = payloads.sources()
+    summaries = payload["documents"]
     if as_json:
-        payload = {"documents": summaries, "failures": list(loaded.failures)}
         echo_json(payload)
         return
     for summary in summaries:
@@ -64,16 +52,5 @@ def command(as_json: bool, dropped: bool | None) -> None:
         for fact in ("encoding", "format"):
             if fact in summary["metadata"]:
                 echo(f"  {fact}: {summary['metadata'][fact]}")
-    for failure in loaded.failures:
+    for failure in payload["failures"]:
         echo(f"error: {failure}", err=True)
-
-
-def lag(summary: dict[str, Any], english: list[str]) -> dict[str, Any] | None:
-    """How far a dated translation is behind the newest loaded English edition."""
-    from datetime import date
-
-    if not summary["follows"] or not english:
-        return None
-    follows = summary["follows"]["edition"]
-    days = (date.fromisoformat(english[-1]) - date.fromisoformat(follows)).days
-    return {"english_in_effect": follows, "newest_english": english[-1], "days": days}

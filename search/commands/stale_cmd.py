@@ -15,34 +15,30 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     """Translated rules whose English counterpart changed after the English edition they follow
     (a translation aligned by content: after the oldest loaded edition), each with the English
     word diff."""
-    from corpus.editions import stale
-    from search.editions import by_edition, colour_diff
+    from search import payloads
+    from search.editions import colour_diff
     from search.session import library_records
 
     langs = tuple(lang for lang in langs if lang != "en")
-    if not langs:
-        raise click.UsageError("give a translation's language with --lang: it, fr or es")
-    records = library_records((*langs, "en"))
-    english = by_edition(records, "en")
-    if not english:
-        raise click.ClickException(
-            "no English editions in the library; add one with `mtgrules add`"
-        )
-    found = stale([r for r in records if r.lang in langs], english)
+    try:
+        payload = payloads.stale(library_records((*langs, "en")) if langs else [], langs)
+    except payloads.Problem as problem:
+        if problem.status == 400:
+            raise click.UsageError(str(problem)) from None
+        raise click.ClickException(str(problem)) from None
     if as_json:
-        payload = {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
         echo_json(payload)
         return
+    found = payload["stale"]
     for lang in langs:
-        count = sum(1 for item in found if item.record.lang == lang)
+        count = sum(1 for item in found if item["lang"] == lang)
         echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
     for item in found:
-        edition = item.record.edition or "undated"
-        number, key = item.record.number, item.record.key
+        edition = item["edition"] or "undated"
+        number, key = item["number"], item["key"]
         label = number if number == key else f"{number} (aligned to {key})"
         echo(
-            f"{item.record.lang} {label} ({edition}, "
-            f"{item.record.source}): English {item.english_from} → {item.english_to} "
-            f"{item.change.status}"
+            f"{item['lang']} {label} ({edition}, {item['source']}): English "
+            f"{item['english_from']} → {item['english_to']} {item['status']}"
         )
-        click.echo(f"    {colour_diff(item.change.diff)}")
+        click.echo(f"    {colour_diff(item['diff'])}")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from search.commands.options import json_option
@@ -17,25 +15,15 @@ LANG_NAMES = {"en": "English", "it": "Italian", "fr": "French", "es": "Spanish"}
 @json_option
 def command(words: tuple[str, ...], as_json: bool) -> None:
     """Look a term up in the term base: 'leggendario', 'légendaire', 'land type', 'Indizio'."""
+    from search import payloads
     from search.session import open_engine
 
-    phrase = " ".join(words).strip()
-    if not phrase:
-        raise click.UsageError("give a term, e.g. `mtgrules term leggendario`")
     with open_engine() as engine:
-        found = engine.termbase.lookup(phrase)
-        concepts: dict[str, list[dict[str, str | None]]] = {}
-        for term in found:
-            concepts.setdefault(term.english.lower(), []).append(
-                {"lang": term.lang, "term": term.term, "source": term.source, "period": term.period}
-            )
-        payload: dict[str, Any] = {
-            "query": phrase,
-            "concepts": [
-                {"english": english, "terms": _unique(terms), "rules": engine.rules_using(english)}
-                for english, terms in sorted(concepts.items())
-            ],
-        }
+        try:
+            payload = payloads.term(engine, " ".join(words))
+        except payloads.Problem as problem:
+            raise click.UsageError(str(problem)) from None
+    phrase = payload["query"]
     if as_json:
         echo_json(payload)
     elif not payload["concepts"]:
@@ -50,12 +38,3 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
                 echo(f"  rules: {', '.join(concept['rules'])}")
     if not payload["concepts"]:
         raise SystemExit(1)
-
-
-def _unique(terms: list[dict[str, str | None]]) -> list[dict[str, str | None]]:
-    """One row per (language, term), the first source kept; languages in a fixed order."""
-    seen: dict[tuple[str | None, str | None], dict[str, str | None]] = {}
-    for term in terms:
-        seen.setdefault((term["lang"], (term["term"] or "").lower()), term)
-    order = list(LANG_NAMES)
-    return sorted(seen.values(), key=lambda t: order.index(t["lang"] or "en"))

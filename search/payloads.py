@@ -1,0 +1,257 @@
+"""The JSON answers of the commands, computed in one place for the CLI's `--json` and the web
+app's `/api/`: the same shapes from the same code. Each raises Problem with the HTTP status
+and exit code that fit (400/2 for a malformed request, 404/1 for nothing found)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
+
+from corpus.numbers import cited_numbers
+
+if TYPE_CHECKING:
+    from corpus.records import Record
+    from search.engine import Engine
+    from search.results import Filters, Result
+
+
+class Problem(Exception):
+    """A request that cannot be answered: the message, its HTTP status, its exit code."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+        self.exit_code = 2 if status == 400 else 1
+
+
+def search(
+    engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
+) -> tuple[dict[str, Any], list[Result], set[str]]:
+    """{"query", "results"[, "suggestions"]}, the results and the matched words."""
+    from search.query import QueryError, as_number, validate
+
+    try:
+        validate(text)
+        engine.check_edition(filters.edition)
+        number = as_number(text)
+        matched: set[str] = set()
+        if number:
+            results = engine.lookup(number, filters)
+        else:
+            results, matched = engine.search(text, filters, limit)
+    except QueryError as error:
+        status = 404 if "no text of edition" in str(error) else 400
+        raise Problem(str(error), status) from None
+    payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
+    if not results and not number:
+        suggestions = engine.suggestions(text)
+        if suggestions:
+            payload["suggestions"] = suggestions
+    return payload, results, matched
+
+
+def show(
+    engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
+) -> tuple[dict[str, Any], list[Result]]:
+    """{"query", "results", "refers_to", "referred_by"} of one rule."""
+    from search.query import QueryError, as_number
+
+    number = as_number(rule)
+    if number is None:
+        raise Problem(
+            f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
+            "(use `mtgrules search` for words)",
+            400,
+        )
+    try:
+        engine.check_edition(filters.edition)
+    except QueryError as error:
+        raise Problem(str(error), 404) from None
+    results = engine.lookup(number, filters)
+    if not results:
+        raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
+    keys = {r.key for r in results}
+    cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec["text"])})
+    payload = {
+        "query": rule,
+        "results": [r.to_json(show) for r in results],
+        "refers_to": [n for n in cites if n not in keys],
+        "referred_by": engine.referring_to(number.number),
+    }
+    return payload, results
+
+
+LANG_ORDER = ("en", "it", "fr", "es")
+
+
+def term(engine: Engine, phrase: str) -> dict[str, Any]:
+    """{"query", "concepts": [{"english", "terms", "rules"}]}."""
+    phrase = phrase.strip()
+    if not phrase:
+        raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
+    concepts: dict[str, list[dict[str, str | None]]] = {}
+    for found in engine.termbase.lookup(phrase):
+        concepts.setdefault(found.english.lower(), []).append(
+            {"lang": found.lang, "term": found.term, "source": found.source, "period": found.period}
+        )
+    return {
+        "query": phrase,
+        "concepts": [
+            {"english": english, "terms": _unique(terms), "rules": engine.rules_using(english)}
+            for english, terms in sorted(concepts.items())
+        ],
+    }
+
+
+def _unique(terms: list[dict[str, str | None]]) -> list[dict[str, str | None]]:
+    """One row per (language, term), the first source kept; languages in a fixed order."""
+    seen: dict[tuple[str | None, str | None], dict[str, str | None]] = {}
+    for found in terms:
+        seen.setdefault((found["lang"], (found["term"] or "").lower()), found)
+    return sorted(seen.values(), key=lambda t: LANG_ORDER.index(t["lang"] or "en"))
+
+
+def diff(
+    records: Sequence[Record],
+    from_: str,
+    to: str,
+    langs: Sequence[str],
+    rule: str | None,
+    ignore_typography: bool,
+) -> dict[str, Any]:
+    """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several."""
+    from corpus.editions import compare
+    from search.editions import by_edition
+
+    payloads = []
+    for lang in langs or ("en",):
+        editions = by_edition(records, lang)
+        old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+        changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
+        if rule:
+            changes = [c for c in changes if _under(rule, c.old) or _under(rule, c.new)]
+        payloads.append(
+            {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
+        )
+    return payloads[0] if len(payloads) == 1 else {"diffs": payloads}
+
+
+def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
+    from corpus.dates import typed_date
+
+    date = typed_date(wanted) or wanted
+    if date not in editions:
+        known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
+        raise Problem(f"no edition {wanted!r} for {option}; loaded editions: {known}", 400)
+    return date
+
+
+def _under(rule: str, record: Record | None) -> bool:
+    if record is None or not record.number:
+        return False
+    number, prefix = record.number, rule.rstrip(".").lower()
+    return number == prefix or (
+        number.startswith(prefix) and (number[len(prefix)] in ".abcdefghijklmnopqrstuvwxyz")
+    )
+
+
+def history(
+    records: Sequence[Record], rule: str, edition: str | None, ignore_typography: bool = True
+) -> dict[str, Any]:
+    """{"rule", "edition", "history": [events]}."""
+    from corpus.editions import history as events_of
+    from search.editions import by_edition
+
+    number = rule.strip().rstrip(".").lower()
+    editions = by_edition(records, "en")
+    if not editions:
+        raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
+    if edition is not None and edition not in editions:
+        raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
+    events = events_of(
+        number, list(editions.items()), at=edition, ignore_typography=ignore_typography
+    )
+    if not events:
+        where = f"English {edition}" if edition else "any loaded English edition"
+        raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
+    return {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
+
+
+def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
+    """{"lang", "stale": [...]}."""
+    from corpus.editions import stale as stale_rules
+    from search.editions import by_edition
+
+    langs = [lang for lang in langs if lang != "en"]
+    if not langs:
+        raise Problem("give a translation's language with --lang: it, fr or es", 400)
+    english = by_edition(records, "en")
+    if not english:
+        raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
+    found = stale_rules([r for r in records if r.lang in langs], english)
+    return {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
+
+
+def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dict[str, Any]:
+    """{"problems": [{"source", "number", "check", "message"}]}."""
+    from corpus.editions import rules_of
+    from corpus.following import followed
+    from corpus.qa import (
+        coverage_problems,
+        numbering_problems,
+        translation_problems,
+        translator_notes,
+    )
+    from search.editions import by_edition
+
+    english = by_edition(records, "en")
+    dates = list(english)
+    by_source: dict[str, list[Record]] = {}
+    for record in records:
+        if not langs or record.lang in langs:
+            by_source.setdefault(record.source, []).append(record)
+    problems = []
+    for _, mine in sorted(by_source.items()):
+        rules = rules_of(mine)
+        problems.extend(numbering_problems(rules))
+        problems.extend(translator_notes(mine))
+        if not rules or rules[0].lang == "en" or not english:
+            continue
+        followed_rules = rules_of(english[followed(dates, rules[0]) or ""])
+        reference = {r.number: r for r in followed_rules}
+        numbers = frozenset(r.number for r in followed_rules if r.number)
+        if rules[0].follows and all(r.align.method == "number" for r in rules):
+            problems.extend(coverage_problems(rules, followed_rules))
+        for rule in rules:
+            counterpart = reference.get(rule.key) if rule.align.method != "own" else None
+            if counterpart is not None:
+                problems.extend(translation_problems(rule, counterpart, termbase, numbers))
+    return {"problems": [asdict(p) for p in problems]}
+
+
+def sources() -> dict[str, Any]:
+    """{"documents": [...], "failures": [...]}: every document with what was made of it."""
+    from datetime import date
+
+    from corpus import library
+    from corpus.following import followings
+
+    loaded = library.load()
+    summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
+    english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
+    follows = followings(record for d in loaded.documents for record in d.records)
+    for summary in summaries:
+        following = follows.get(summary["source"])
+        summary["follows"] = (
+            {**asdict(following), "evidence": following.evidence()} if following else None
+        )
+        summary["lag"] = None
+        if following and english:
+            days = (date.fromisoformat(english[-1]) - date.fromisoformat(following.edition)).days
+            summary["lag"] = {
+                "english_in_effect": following.edition,
+                "newest_english": english[-1],
+                "days": days,
+            }
+    return {"documents": summaries, "failures": list(loaded.failures)}
