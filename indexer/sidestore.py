@@ -143,6 +143,11 @@ class Reader:
         rows = self.db.execute("SELECT DISTINCT key FROM citations WHERE cited = ?", (number,))
         return [key for (key,) in rows]
 
+    def has_key(self, key: str) -> bool:
+        """Whether the library has a rule (any language, any edition) under this key."""
+        row = self.db.execute("SELECT 1 FROM versions WHERE key = ? LIMIT 1", (key,)).fetchone()
+        return row is not None
+
     def has_edition(self, edition: str) -> bool:
         """Whether any version belongs to this edition (English or a dated translation)."""
         row = self.db.execute(

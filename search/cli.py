@@ -24,6 +24,7 @@ COMMANDS = {
     "history": "search.commands.history_cmd",
     "stale": "search.commands.stale_cmd",
     "check": "search.commands.check_cmd",
+    "serve": "search.commands.serve_cmd",
 }
 
 

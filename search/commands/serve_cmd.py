@@ -1,0 +1,32 @@
+"""`mtgrules serve`: the web app and the JSON API, from one warm process."""
+
+from __future__ import annotations
+
+import click
+
+from search.safe_text import echo
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", default=8008, show_default=True, type=click.IntRange(0, 65535))
+@click.option("--open", "open_browser", is_flag=True, help="Open the search page in a browser.")
+def command(host: str, port: int, open_browser: bool) -> None:
+    """Serve the library of MTGRULES_HOME in a browser (search, rules, terms, diffs, sources)
+    and as a JSON API under /api/ with the shapes of --json. Binds to this machine only unless
+    --host says otherwise; a rebuilt index is picked up without a restart."""
+    import uvicorn
+
+    from corpus.library import home
+    from search.session import ensure_fresh
+    from search.web.app import create_app
+
+    ensure_fresh(home())  # index now, once, so that no request waits for it
+    app = create_app(home())
+    address = f"http://{host}:{port}/"
+    echo(f"mtgrules: serving {home()} at {address} (Ctrl-C stops)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(address)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

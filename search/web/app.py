@@ -1,0 +1,388 @@
+"""`mtgrules serve`: the rules side by side in a browser, and a JSON API of the CLI's shapes,
+from one warm process (Starlette on uvicorn, Jinja2 templates that escape every text).
+
+The engine stays open between requests; a rebuilt index (CURRENT names another build) is picked
+up at the next request. Nothing here writes: every route is a GET that reads."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from corpus.numbers import CITATION
+from search import payloads
+from search.results import Filters
+
+HERE = Path(__file__).parent
+MAX_LIMIT = 50
+LOW_CONFIDENCE = 0.5  # an alignment below this is marked uncertain
+LANG_NAMES = {"en": "English", "it": "Italiano", "fr": "Français", "es": "Español"}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+class Library:
+    """The live build, opened once and reopened when a rebuild swaps it in."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self._lock = threading.Lock()
+        self._engine: Any = None
+        self._dir: str | None = None
+        self._records: Any = None
+        self._termbase: Any = None
+
+    def engine(self) -> Any:
+        from indexer.store import index_root, read_current
+        from search.engine import Engine
+
+        current = read_current(self.home)
+        if current is None:
+            raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
+        with self._lock:
+            if current["dir"] != self._dir:
+                if self._engine is not None:
+                    self._engine.close()
+                folder = index_root(self.home) / current["dir"]
+                self._engine = Engine(folder, current.get("english_editions", []))
+                self._dir, self._records, self._termbase = current["dir"], None, None
+            return self._engine
+
+    def records(self) -> Any:
+        """The hand-off records of the live build (read once per build: the translators'
+        pages need them all)."""
+        from corpus.records import read_jsonl
+        from indexer.build import records_path
+
+        self.engine()
+        with self._lock:
+            if self._records is None:
+                with records_path(self.home).open(encoding="utf-8") as lines:
+                    self._records = list(read_jsonl(lines))
+            return self._records
+
+
+def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
+    from corpus.dates import typed_date
+    from corpus.languages import UnknownLanguageError, validate_languages
+    from corpus.records import KINDS
+
+    query = request.query_params
+    try:
+        langs = validate_languages([v for v in query.getlist("lang") if v])
+    except UnknownLanguageError as error:
+        raise payloads.Problem(str(error), 400) from None
+    kinds = tuple(k for raw in query.getlist("kind") for k in raw.split(",") if k)
+    if any(k not in KINDS for k in kinds):
+        raise payloads.Problem(f"unknown kind; valid: {', '.join(KINDS)}", 400)
+    edition = query.get("edition") or None
+    if edition is not None:
+        edition = typed_date(edition)
+        if edition is None:
+            raise payloads.Problem("edition: write it as YYYY-MM-DD, e.g. 2024-11-08", 400)
+    show = tuple(validate_languages([v for v in query.getlist("show") if v]))
+    return Filters(langs=tuple(langs), kinds=kinds, edition=edition), show
+
+
+def _limit(request: Request, default: int = 5) -> int:
+    raw = request.query_params.get("limit", str(default))
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+        raise payloads.Problem(f"limit: a whole number from 1 to {MAX_LIMIT}", 400)
+    return int(raw)
+
+
+def _langs(request: Request) -> tuple[str, ...]:
+    from corpus.languages import UnknownLanguageError, validate_languages
+
+    try:
+        return tuple(validate_languages([v for v in request.query_params.getlist("lang") if v]))
+    except UnknownLanguageError as error:
+        raise payloads.Problem(str(error), 400) from None
+
+
+# --- the JSON API -----------------------------------------------------------------------------
+
+
+def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., Any]:
+    async def endpoint(request: Request) -> Response:
+        library: Library = request.app.state.library
+        try:
+            return JSONResponse(await _in_thread(handler, library, request))
+        except payloads.Problem as problem:
+            return JSONResponse({"error": str(problem)}, status_code=problem.status)
+
+    return endpoint
+
+
+async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
+    """Run a handler on the event loop's thread: the engine's SQLite connection and Whoosh
+    searcher belong to one thread, and a search takes a few milliseconds of CPU anyway."""
+    return partial(function, *args)()
+
+
+def api_search(library: Library, request: Request) -> dict[str, Any]:
+    filters, show = _filters(request)
+    q = request.query_params.get("q", "")
+    return payloads.search(library.engine(), q, filters, _limit(request), show)[0]
+
+
+def api_show(library: Library, request: Request) -> dict[str, Any]:
+    filters, show = _filters(request)
+    return payloads.show(library.engine(), request.path_params["rule"], filters, show)[0]
+
+
+def api_term(library: Library, request: Request) -> dict[str, Any]:
+    return payloads.term(library.engine(), request.path_params["term"])
+
+
+def api_diff(library: Library, request: Request) -> dict[str, Any]:
+    query = request.query_params
+    if not query.get("from") or not query.get("to"):
+        raise payloads.Problem("give from= and to=, e.g. ?from=2024-11-08&to=2025-07-25", 400)
+    ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
+    return payloads.diff(
+        library.records(), query["from"], query["to"], _langs(request), query.get("rule"), ignore
+    )
+
+
+def api_history(library: Library, request: Request) -> dict[str, Any]:
+    from corpus.dates import typed_date
+
+    edition = request.query_params.get("edition")
+    at = typed_date(edition) if edition else None
+    if edition and at is None:
+        raise payloads.Problem("edition: write it as YYYY-MM-DD", 400)
+    exact = request.query_params.get("exact_typography", "") in ("1", "true", "yes")
+    return payloads.history(library.records(), request.path_params["rule"], at, not exact)
+
+
+def api_stale(library: Library, request: Request) -> dict[str, Any]:
+    return payloads.stale(library.records(), _langs(request))
+
+
+def api_check(library: Library, request: Request) -> dict[str, Any]:
+    return payloads.check(library.records(), _langs(request), library.engine().termbase)
+
+
+def api_sources(library: Library, request: Request) -> dict[str, Any]:
+    return payloads.sources()
+
+
+# --- the pages --------------------------------------------------------------------------------
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(("html",), default=True),
+    )
+    environment.filters["linked"] = linked
+    environment.globals["LANG_NAMES"] = LANG_NAMES
+    environment.globals["LOW_CONFIDENCE"] = LOW_CONFIDENCE
+    return environment
+
+
+_LINKABLE = re.compile(CITATION.pattern)
+
+
+def linked(text: str, known: set[str] | None = None, matched: set[str] | None = None) -> Markup:
+    """The text escaped, each cited rule a link (to a rule the library has), matched words
+    marked."""
+    out = []
+    position = 0
+    for match in _LINKABLE.finditer(text):
+        out.append(_marked(text[position : match.start()], matched))
+        number = match.group(1)
+        if known is None or number in known:
+            out.append(Markup('<a href="/rule/{0}">{0}</a>').format(number))
+        else:
+            out.append(escape(number))
+        position = match.end()
+    out.append(_marked(text[position:], matched))
+    return Markup("").join(out)
+
+
+def _marked(text: str, matched: set[str] | None) -> Markup:
+    if not matched:
+        return escape(text)
+    from corpus.text import fold
+
+    words = re.split(r"(\W+)", text)
+    return Markup("").join(
+        Markup("<mark>{}</mark>").format(w) if w and _stem_matches(fold(w), matched) else escape(w)
+        for w in words
+    )
+
+
+def _stem_matches(word: str, matched: set[str]) -> bool:
+    return any(word.startswith(m) for m in matched if len(m) >= 3)
+
+
+TEMPLATES: list[Environment] = []  # made at the first page
+
+
+def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    if not TEMPLATES:
+        TEMPLATES.append(_environment())
+    html = TEMPLATES[0].get_template(name).render(**context)
+    return HTMLResponse(html, status_code=status)
+
+
+def _columns(result: Any, show: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
+    from search.render import by_language
+
+    return by_language(result, show)
+
+
+async def home_page(request: Request) -> Response:
+    library: Library = request.app.state.library
+    q = request.query_params.get("q", "").strip()
+    context: dict[str, Any] = {"q": q, "langs": request.query_params.getlist("lang")}
+    context["kinds"] = request.query_params.getlist("kind")
+    if not q:
+        return page("search.html", title="mtgrules — the rules side by side", results=[], **context)
+    try:
+        filters, show = _filters(request)
+        payload, results, matched = await _in_thread(
+            payloads.search, library.engine(), q, filters, _limit(request, 10), show
+        )
+    except payloads.Problem as problem:
+        return page(
+            "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
+            results=[], **context,
+        )  # fmt: skip
+    return page(
+        "search.html",
+        title=f"{q} — mtgrules",
+        results=[(r, _columns(r, show)) for r in results],
+        matched=matched,
+        suggestions=payload.get("suggestions", []),
+        **context,
+    )
+
+
+async def rule_page(request: Request) -> Response:
+    from corpus.editions import word_diff
+
+    library: Library = request.app.state.library
+    rule = request.path_params["rule"]
+    try:
+        filters, show = _filters(request)
+        payload, results = await _in_thread(payloads.show, library.engine(), rule, filters, show)
+    except payloads.Problem as problem:
+        return page("error.html", status=problem.status, title=f"{rule} — mtgrules",
+                    error=str(problem))  # fmt: skip
+    engine = library.engine()
+    cited = {n for n in payload["refers_to"]}
+    known = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
+    stale = {}
+    for result in results:
+        english = [r for r in result.records if r["lang"] == "en" and r["kind"] == "rule"]
+        if len(english) >= 2 and english[0]["text"] != english[-1]["text"]:
+            stale[result.key] = (
+                english[0],
+                english[-1],
+                word_diff(english[0]["text"], english[-1]["text"]),
+            )
+    return page(
+        "rule.html",
+        title=f"{payload['query']} — mtgrules",
+        rule=payload["query"],
+        results=[(r, _columns(r, show)) for r in results],
+        known=known,
+        payload=payload,
+        stale=stale,
+    )
+
+
+async def term_page(request: Request) -> Response:
+    library: Library = request.app.state.library
+    term = request.path_params["term"]
+    try:
+        payload = await _in_thread(payloads.term, library.engine(), term)
+    except payloads.Problem as problem:
+        return page(
+            "error.html", status=problem.status, title="term — mtgrules", error=str(problem)
+        )
+    status = 200 if payload["concepts"] else 404
+    return page("term.html", status=status, title=f"{term} — term — mtgrules", payload=payload)
+
+
+async def diff_page(request: Request) -> Response:
+    library: Library = request.app.state.library
+    query = request.query_params
+    title = f"diff {query.get('from', '')} → {query.get('to', '')} — mtgrules"
+    try:
+        payload = await _in_thread(api_diff, library, request)
+    except payloads.Problem as problem:
+        return page("error.html", status=problem.status, title=title, error=str(problem))
+    return page(
+        "diff.html", title=title, diffs=payload.get("diffs", [payload]), rule=query.get("rule")
+    )
+
+
+async def history_page(request: Request) -> Response:
+    library: Library = request.app.state.library
+    rule = request.path_params["rule"]
+    try:
+        payload = await _in_thread(api_history, library, request)
+    except payloads.Problem as problem:
+        return page("error.html", status=problem.status, title=f"history {rule} — mtgrules",
+                    error=str(problem))  # fmt: skip
+    return page("history.html", title=f"history of {rule} — mtgrules", payload=payload)
+
+
+async def sources_page(request: Request) -> Response:
+    payload = await _in_thread(payloads.sources)
+    return page("sources.html", title="sources — mtgrules", payload=payload)
+
+
+class SecurityHeaders(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: Any) -> Response:
+        response: Response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
+
+
+def create_app(home: Path) -> Starlette:
+    routes = [
+        Route("/", home_page),
+        Route("/rule/{rule:str}", rule_page),
+        Route("/history/{rule:str}", history_page),
+        Route("/term/{term:str}", term_page),
+        Route("/diff", diff_page),
+        Route("/sources", sources_page),
+        Route("/api/search", api(api_search)),
+        Route("/api/show/{rule:str}", api(api_show)),
+        Route("/api/term/{term:str}", api(api_term)),
+        Route("/api/diff", api(api_diff)),
+        Route("/api/history/{rule:str}", api(api_history)),
+        Route("/api/stale", api(api_stale)),
+        Route("/api/check", api(api_check)),
+        Route("/api/sources", api(api_sources)),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)])
+    app.state.library = Library(home)
+    return app
