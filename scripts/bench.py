@@ -204,6 +204,10 @@ def bars(results: dict[str, Any]) -> dict[str, bool]:
         "search process <= 0.25 s": results["process_search_s"]["mtgrules"]["median"] <= 0.25,
         "show process <= 0.15 s": results["process_show_s"]["mtgrules"]["median"] <= 0.15,
         "build peak memory <= 400 MB": results["build_peak_rss_mb"] <= 400,
+        "serve search p50 <= 15 ms": results["serve"]["search_p50_ms"] <= 15,
+        "serve rule page p50 <= 10 ms": results["serve"]["rule_page_p50_ms"] <= 10,
+        "serve search <= 1x an FTS5 process": results["serve"]["search_vs_fts5_process"] <= 1,
+        "serve load without errors": results["serve"]["load"]["errors"] == 0,
     }
 
 
@@ -218,6 +222,9 @@ def main() -> int:
     )
     parser.add_argument("--repeat", type=int, default=5, help="runs of each whole-process measure")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--load-seconds", type=float, default=30.0, help="how long the load test of serve runs"
+    )
     args = parser.parse_args()
     editions = sorted(args.data.glob("MagicCompRules-*.txt"))
     translations = sorted(p for p in args.translations.glob("*") if p.is_file())
@@ -312,6 +319,7 @@ def main() -> int:
     ]
     results["process_search_s"] = side_by_side(searches, fts_searches)
     results["process_show_s"] = side_by_side(shows, fts_shows)
+    results["serve"] = serve_figures(mtgrules, env, args.load_seconds, fts_searches)
     shutil.rmtree(work, ignore_errors=True)
     results["bars"] = bars(results)
 
@@ -320,6 +328,92 @@ def main() -> int:
     else:
         print(as_table(results))
     return 0
+
+
+SERVE_QUERIES = ["regola delle leggende", "legend rule", "tipos de tierra", "sur-type légendaire",
+                 "deathtouch", "mana value", "Station", "artifact types"]  # fmt: skip
+
+
+def serve_figures(
+    mtgrules: str, env: dict[str, str], load_seconds: float, fts_processes: list[float]
+) -> dict[str, Any]:
+    """`mtgrules serve` on 127.0.0.1: a search and a rule page over HTTP (p50 of warm
+    requests, beside an FTS5 script process), then a bounded load: 8 clients for
+    `load_seconds`, throughput, p95 and errors."""
+    import http.client
+    import socket
+    import threading
+    import urllib.parse
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [mtgrules, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+
+        def get(connection: http.client.HTTPConnection, path: str) -> tuple[float, int]:
+            started = time.perf_counter()
+            connection.request("GET", path)
+            response = connection.getresponse()
+            response.read()
+            return time.perf_counter() - started, response.status
+
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        searches = [f"/api/search?q={urllib.parse.quote(q)}" for q in SERVE_QUERIES]
+        for path in [*searches, "/rule/205.4d"]:
+            get(connection, path)  # warm
+        search_times = [get(connection, p)[0] for _ in range(5) for p in searches]
+        rule_times = [get(connection, "/rule/205.4d")[0] for _ in range(30)]
+        times: list[float] = []
+        errors = [0]
+        stop = time.monotonic() + load_seconds
+
+        def client(index: int) -> None:
+            own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            k = index
+            while time.monotonic() < stop:
+                try:
+                    seconds, status = get(own, searches[k % len(searches)])
+                    times.append(seconds)
+                    errors[0] += status != 200
+                except (OSError, http.client.HTTPException):
+                    errors[0] += 1
+                    own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                k += 1
+
+        threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        server.terminate()
+        server.wait()
+    fts = statistics.median(fts_processes)
+    search_p50 = statistics.median(search_times)
+    return {
+        "search_p50_ms": round(1000 * search_p50, 2),
+        "rule_page_p50_ms": round(1000 * statistics.median(rule_times), 2),
+        "search_vs_fts5_process": round(search_p50 / fts, 2),
+        "load": {
+            "clients": 8,
+            "seconds": load_seconds,
+            "requests": len(times),
+            "per_second": round(len(times) / load_seconds, 1),
+            "p95_ms": round(1000 * percentile(times, 0.95), 2) if times else None,
+            "errors": errors[0],
+        },
+    }
 
 
 def as_table(results: dict[str, Any]) -> str:
@@ -337,6 +431,14 @@ def as_table(results: dict[str, Any]) -> str:
         f"Whoosh asked FTS5's query: {warm['whoosh_plain_p50']})"
     )
     lines.append(f"{'build_peak_rss_mb':22} {results['build_peak_rss_mb']}")
+    serve = results["serve"]
+    load = serve["load"]
+    lines.append(
+        f"{'serve search p50 ms':22} {serve['search_p50_ms']:<30} "
+        f"(rule page {serve['rule_page_p50_ms']} ms; {serve['search_vs_fts5_process']}x an FTS5 "
+        f"process; load {load['clients']} clients x {load['seconds']} s: "
+        f"{load['per_second']}/s, p95 {load['p95_ms']} ms, {load['errors']} errors)"
+    )
     lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
     return "\n".join(lines)
 

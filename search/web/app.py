@@ -272,11 +272,14 @@ async def home_page(request: Request) -> Response:
             "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
             results=[], **context,
         )  # fmt: skip
+    engine = library.engine()
+    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec["text"])}
     return page(
         "search.html",
         title=f"{q} — mtgrules",
         results=[(r, _columns(r, show)) for r in results],
         matched=matched,
+        known={n for n in cited if engine.versions.has_key(n)},
         suggestions=payload.get("suggestions", []),
         **context,
     )
