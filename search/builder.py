@@ -41,16 +41,45 @@ def fields_for(lang: str) -> tuple[str, ...]:
     return (text_field(lang), TERMS_FIELD) if lang == "en" else (text_field(lang),)
 
 
+# The words of a question, in each language: "how does warp work", "come funziona la
+# curvatura", "comment fonctionne", "cómo funciona". They say what is asked, not about what.
+QUESTION_WORDS = frozenset(
+    (
+        "how", "what", "when", "where", "which", "who", "why", "does", "do", "did", "is", "are",
+        "can", "could", "work", "works", "happen", "happens", "mean", "means", "explain",
+        "come", "cosa", "che", "quando", "dove", "quale", "quali", "perché", "perche",
+        "funziona", "funzionano", "succede", "significa",
+        "comment", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles", "pourquoi",
+        "fonctionne", "marche", "signifie", "passe",
+        "cómo", "como", "qué", "que", "cuándo", "cuando", "dónde", "donde", "cuál", "cuáles",
+        "cuales", "funciona", "pasa",
+    )
+)  # fmt: skip
+
+
+def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
+    """The query's phrases and content words: stop words and, when there is more, question
+    words left out."""
+    tokens = [t for t in TOKEN.findall(text) if t.startswith('"') or not _common(t, stop)]
+    asked = [t for t in tokens if t.startswith('"') or t.lower() not in QUESTION_WORDS]
+    return asked or tokens
+
+
+def _common(token: str, stop: Callable[[str], bool]) -> bool:
+    return stop(ELISION.sub("", token.strip("*?+-")).lower())
+
+
 def build(
-    text: str, translations: Translations, stop: Callable[[str], bool]
+    text: str, translations: Translations, stop: Callable[[str], bool], every_word: bool = True
 ) -> tuple[Any, list[str]]:
-    """The Whoosh query of a plain query, and the words it searches (for highlighting)."""
+    """The Whoosh query of a plain query, and the words it searches (for highlighting). With
+    `every_word` False, any of the words (ranked by how many and how rare)."""
     from whoosh.query import And, Or
 
     from indexer.schema import INDEX_LANGS, text_field
 
     every_field = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
-    tokens = TOKEN.findall(text)
+    tokens = content_tokens(text, stop)
     groups = []
     for token in tokens:
         if token.startswith('"'):
@@ -67,7 +96,7 @@ def build(
     groups = [g for g in groups if g.subqueries]
     if not groups:
         raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
-    query: Any = And(groups)
+    query: Any = And(groups) if every_word else Or(groups)
     phrases = [
         _phrase(field, phrase, PHRASE_WEIGHT)
         for lang, phrase in named_phrases(tokens, translations)

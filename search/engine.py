@@ -33,6 +33,10 @@ class Engine:
         self.english_editions = tuple(sorted(english_editions))
         self.folder = folder
         self.versions = Reader(folder)  # each version's record, editions and sources
+        # After a search that no rule matched in full: it fell back to some of the words
+        # (partial), and these were found nowhere (missing).
+        self.missing: list[str] = []
+        self.partial = False
 
     @cached_property
     def searcher(self) -> Any:
@@ -125,10 +129,22 @@ class Engine:
 
     def search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
         """Ranked results and the folded, stemmed words that matched (for highlighting)."""
+        from search import builder
+
         text = validate(text)
+        self.missing, self.partial = [], False
         languages = self.query_languages(text)
         query, matched = self.query(text)
-        hits = self.searcher.search(query, limit=max(200, limit * 20), filter=self._filter(filters))
+        found = self._filter(filters)
+        hits = self.searcher.search(query, limit=max(200, limit * 20), filter=found)
+        if not hits.top_n and builder.is_plain(text):
+            # No rule has every word (a natural question): rules with some of them, ranked by
+            # how many and how rare, and which words were found nowhere.
+            words = builder.content_tokens(text, is_stop_word)
+            if len(words) > 1:
+                self.missing, self.partial = [w for w in words if not self._finds(w)], True
+                query, matched = builder.build(text, self.translations, is_stop_word, False)
+                hits = self.searcher.search(query, limit=max(200, limit * 20), filter=found)
         keys, langs = self._columns
         best: dict[str, float] = {}
         for score, docnum in hits.top_n:
@@ -147,6 +163,15 @@ class Engine:
         results = [Result(key, score) for key, score in ranked]
         self._fill(results, filters)
         return results, set(matched)
+
+    def _finds(self, word: str) -> bool:
+        from search import builder
+
+        try:
+            query, _ = builder.build(word, self.translations, is_stop_word)
+        except QueryError:
+            return False
+        return bool(self.searcher.search(query, limit=1).top_n)
 
     def query(self, text: str) -> tuple[Any, list[str]]:
         """The Whoosh query and the words it searches: built directly for words and phrases,

@@ -44,6 +44,8 @@ def search(
         status = 404 if "no text of edition" in str(error) else 400
         raise Problem(str(error), status) from None
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
+    if not number and results and getattr(engine, "partial", False):
+        payload["missing"] = engine.missing  # some of the words only: these were found nowhere
     if not results and not number:
         suggestions = engine.suggestions(text)
         if suggestions:

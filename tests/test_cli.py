@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from conftest import IT, SEEDS
 
@@ -238,3 +239,27 @@ def test_term_base_expands_queries_across_languages():
     assert any("leggendario" in t for t in texts) and any("légendaire" in t for t in texts)
     assert "205.3i" in [r["key"] for r in top("tipos de tierra")]
     assert top("types d'artefacts")[0]["key"] == "205.3g"
+
+
+@pytest.mark.parametrize(
+    ("question", "key"),
+    [("come funziona la curvatura", "Warp"), ("how does warp work", "Warp"),
+     ("quali sono i tipi di terra", "205.3i"), ("what are the land types", "205.3i"),
+     ("cómo funciona la línea de tipo", "205.1")],
+)  # fmt: skip
+def test_natural_questions_find_their_rule(question: str, key: str):
+    """Question words are no content words; the rule asked about comes first."""
+    result = CliRunner().invoke(cli, ["search", question, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["results"][0]["key"] == key
+
+
+def test_when_no_rule_has_every_word_some_of_them_do():
+    """'esiliato fase finale curvatura': no text has all four; the Warp rulings have most,
+    with a note on stderr and 'missing' (the words found nowhere) in the JSON."""
+    result = CliRunner().invoke(cli, ["search", "esiliato fase finale curvatura", "--json"])
+    assert result.exit_code == 0
+    payload = json.loads(result.stdout)
+    assert payload["missing"] == [] and payload["results"][0]["key"] == "Warp"
+    plain = CliRunner().invoke(cli, ["search", "esiliato fase finale curvatura"])
+    assert plain.stderr.startswith("note: no rule has every word; rules with some of them")

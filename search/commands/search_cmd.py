@@ -35,6 +35,12 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
             if problem.status == 400:
                 raise click.UsageError(str(problem)) from None
             raise click.ClickException(str(problem)) from None
+    if "missing" in payload and not as_json:
+        missing = ", ".join(payload["missing"]) or "none"
+        echo(
+            f"note: no rule has every word; rules with some of them (found nowhere: {missing})",
+            err=True,
+        )
     if as_json:
         echo_json(payload)
     elif not results:

@@ -281,6 +281,8 @@ async def home_page(request: Request) -> Response:
         matched=matched,
         known={n for n in cited if engine.versions.has_key(n)},
         suggestions=payload.get("suggestions", []),
+        partial="missing" in payload,
+        missing=payload.get("missing", []),
         **context,
     )
 
