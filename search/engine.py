@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 from corpus.mechanics import owned_rules, result_key
 from corpus.numbers import sort_key
 from corpus.text import fold
-from search.query import OPERATORS, NumberQuery, QueryError, expand, validate
+from search.query import (
+    OPERATORS,
+    NumberQuery,
+    QueryError,
+    expand,
+    validate,
+    without_question_marks,
+)
 from search.results import LANG_ORDER, Filters, Result, order_records, select_english
 
 __all__ = ["LANG_ORDER", "Engine", "Filters", "Result"]
@@ -131,7 +138,7 @@ class Engine:
         """Ranked results and the folded, stemmed words that matched (for highlighting)."""
         from search import builder
 
-        text = validate(text)
+        text = without_question_marks(validate(text))
         self.missing, self.partial = [], False
         languages = self.query_languages(text)
         query, matched = self.query(text)

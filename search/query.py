@@ -52,6 +52,15 @@ def as_number(text: str) -> NumberQuery | None:
     return NumberQuery(number, alone=bool(dot) and rule is not None)
 
 
+_QUESTION_MARKS = re.compile(r"[¿¡]|(?<!\S)[?!]+(?!\S)|(?<=[^\W\d_])[?!]+(?=\s|$)")
+
+
+def without_question_marks(text: str) -> str:
+    """ "¿qué pasa si …?" without its question marks: a '?' that ends a word is punctuation,
+    not a wildcard."""
+    return _QUESTION_MARKS.sub("", text)
+
+
 def validate(text: str) -> str:
     shown = text if len(text) <= 40 else text[:37] + "..."
     try:

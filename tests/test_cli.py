@@ -245,7 +245,8 @@ def test_term_base_expands_queries_across_languages():
     ("question", "key"),
     [("come funziona la curvatura", "Warp"), ("how does warp work", "Warp"),
      ("quali sono i tipi di terra", "205.3i"), ("what are the land types", "205.3i"),
-     ("cómo funciona la línea de tipo", "205.1")],
+     ("¿cómo funciona la línea de tipo?", "205.1"),
+     ("qu'est-ce que la règle des légendes ?", "205.4d")],
 )  # fmt: skip
 def test_natural_questions_find_their_rule(question: str, key: str):
     """Question words are no content words; the rule asked about comes first."""
