@@ -22,7 +22,7 @@ def build_schema() -> Schema:
         # Only what queries and filters need: the records are in the side store, by key. A hit's
         # key and language are read from columns, which is much quicker than stored fields.
         key=ID(sortable=True),
-        vid=ID(unique=True),  # the version's id in the side store
+        vid=ID(unique=True, sortable=True),  # the version's id in the side store (a column)
         lang=ID(sortable=True),
         kind=ID,
         **fields,

@@ -67,6 +67,17 @@ class Engine:
         reader = self.searcher.reader()
         return reader.column_reader("key"), reader.column_reader("lang")
 
+    @cached_property
+    def _outdated(self) -> set[int]:
+        """Document numbers of English versions no longer in the newest edition."""
+        if not self.english_editions:
+            return set()
+        vids = set(self.versions.outdated(self.english_editions[-1]))
+        if not vids:
+            return set()
+        column = self.searcher.reader().column_reader("vid")
+        return {docnum for docnum, vid in enumerate(column) if vid in vids}
+
     def close(self) -> None:
         if "searcher" in self.__dict__:
             self.searcher.close()
@@ -143,7 +154,12 @@ class Engine:
         languages = self.query_languages(text)
         query, matched = self.query(text)
         found = self._filter(filters)
-        hits = self.searcher.search(query, limit=max(200, limit * 20), filter=found)
+        # A key is ranked on the text it shows: English as of the newest edition, unless an
+        # edition is asked for (--edition) or all of them (--all-editions).
+        hidden = None if filters.edition or filters.all_editions else self._outdated
+        hits = self.searcher.search(
+            query, limit=max(200, limit * 20), filter=found, mask=hidden or None
+        )
         if not hits.top_n and builder.is_plain(text):
             # No rule has every word (a natural question): rules with some of them, ranked by
             # how many and how rare, and which words were found nowhere.
@@ -151,7 +167,9 @@ class Engine:
             if len(words) > 1:
                 self.missing, self.partial = [w for w in words if not self._finds(w)], True
                 query, matched = builder.build(text, self.translations, is_stop_word, False)
-                hits = self.searcher.search(query, limit=max(200, limit * 20), filter=found)
+                hits = self.searcher.search(
+                    query, limit=max(200, limit * 20), filter=found, mask=hidden or None
+                )
         keys, langs = self._columns
         best: dict[str, float] = {}
         for score, docnum in hits.top_n:

@@ -109,6 +109,7 @@ class Filters:
     langs: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
     edition: str | None = None
+    all_editions: bool = False  # rank on every English edition's text, not the newest only
 
     def whoosh(self):
         """The language and kind filters as a Whoosh query (the edition is the engine's)."""

@@ -77,6 +77,11 @@ def result_options(func: F) -> F:
         help="Only texts of this edition.",
     )(func)
     func = click.option(
+        "--all-editions",
+        is_flag=True,
+        help="Rank on the English text of every loaded edition, not only the newest.",
+    )(func)
+    func = click.option(
         "--kind",
         "kinds",
         multiple=True,
@@ -100,7 +105,10 @@ def filters_from(options: dict[str, Any]):
 
     langs = tuple(options.get("langs") or ())
     filters = Filters(
-        langs=langs, kinds=tuple(options.get("kinds") or ()), edition=options.get("edition")
+        langs=langs,
+        kinds=tuple(options.get("kinds") or ()),
+        edition=options.get("edition"),
+        all_editions=bool(options.get("all_editions")),
     )
     return filters, tuple(options.get("show") or ())
 

@@ -102,7 +102,8 @@ def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
         if edition is None:
             raise payloads.Problem("edition: write it as YYYY-MM-DD, e.g. 2024-11-08", 400)
     show = tuple(validate_languages([v for v in query.getlist("show") if v]))
-    return Filters(langs=tuple(langs), kinds=kinds, edition=edition), show
+    every = query.get("all_editions", "") in ("1", "true", "yes")
+    return Filters(langs=tuple(langs), kinds=kinds, edition=edition, all_editions=every), show
 
 
 def _limit(request: Request, default: int = 5) -> int:
