@@ -8,8 +8,8 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.mechanics import owned_rules, result_key
-from corpus.numbers import sort_key
+from corpus.mechanics import by_english, owned_rules, result_key
+from corpus.numbers import RULE_NUMBER, cited_numbers, sort_key
 from corpus.text import fold
 from search.query import (
     OPERATORS,
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from corpus.terms import TermBase
 
 EXACT_NAME_BONUS = 2.0
+DEFINITION_LEADS = 1.05  # the rule a glossary entry sends to, just above the entry
 OTHER_LANGUAGE_WEIGHT = 0.5
 
 
@@ -66,6 +67,30 @@ class Engine:
         """Each document's key and language, by document number."""
         reader = self.searcher.reader()
         return reader.column_reader("key"), reader.column_reader("lang")
+
+    def _definitions_lead_to_rules(self, best: dict[str, float]) -> None:
+        """A glossary entry among the best hits puts the rule it sends to ("See rule 704.5j";
+        of several, the most specific) just above itself: the definition is found, the rule is
+        the answer."""
+        if not self.english_editions:
+            return
+        top = sorted(best, key=lambda k: -best[k])[:10]
+        # A mechanic's key already shows its rule (Station with 702.184).
+        entries = [k for k in top if not RULE_NUMBER.fullmatch(k) and by_english(k) is None]
+        if not entries:
+            return
+        newest = self.english_editions[-1]
+        for record in self.versions.with_keys(entries):
+            if record["lang"] != "en" or record["kind"] != "glossary":
+                continue
+            if newest not in record.get("editions", []):
+                continue
+            cited = cited_numbers(record["text"])
+            if cited and record["key"] in best:
+                target = max(
+                    cited, key=lambda n: (n.count(".") + n[-1:].isalpha(), -cited.index(n))
+                )
+                best[target] = max(best.get(target, 0.0), best[record["key"]] * DEFINITION_LEADS)
 
     @cached_property
     def _outdated(self) -> set[int]:
@@ -184,6 +209,7 @@ class Engine:
         named_keys |= headed & set(best)
         for key in named_keys:
             best[key] *= EXACT_NAME_BONUS
+        self._definitions_lead_to_rules(best)
         ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
         results = [Result(key, score) for key, score in ranked]
         self._fill(results, filters)

@@ -63,6 +63,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def _running(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -82,10 +89,15 @@ def test_a_killed_build_leaves_no_lock_and_no_workers(shared_data: Path, tmp_pat
     env = {**os.environ, "MTGRULES_HOME": str(home)}
     command = [sys.executable, "-c", "from search.cli import main; main()", "index"]
     build = subprocess.Popen(command, env=env, cwd=ROOT, stderr=subprocess.DEVNULL)
+
+    def forked() -> list[int]:  # the build's workers: forked, so the same command line
+        mine = _cmdline(build.pid)
+        return [c for c in _children(build.pid) if _cmdline(c) == mine]
+
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(_children(build.pid)) < 2:
+    while time.monotonic() < deadline and len(forked()) < 2:
         time.sleep(0.02)
-    workers = _children(build.pid)
+    workers = forked()
     assert len(workers) >= 2, "the build never started its workers"
     os.kill(build.pid, signal.SIGKILL)
     build.wait()

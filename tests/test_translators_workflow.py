@@ -194,3 +194,13 @@ def test_keys_are_ranked_on_the_text_they_show(full: Path):
     assert "903.11c" in keys("legendary", "--limit", "10", "--all-editions")
     assert keys("Timing and Priority")[0] == "117"
     assert "205.4e" not in keys("world rule")[:3]
+
+
+def test_definitions_lead_to_rules(full: Path):
+    """The glossary's Legend Rule sends to 704.5j: 704.5j comes first for 'legend rule', and
+    205.3g (the list of artifact types, the most specific rule Artifact Type cites) is in the
+    top three for 'artifact types'."""
+    _, out, _ = run("search", "legend rule", "--json")
+    assert json.loads(out)["results"][0]["key"] == "704.5j"
+    _, out, _ = run("search", "artifact types", "--json")
+    assert "205.3g" in [r["key"] for r in json.loads(out)["results"][:3]]
