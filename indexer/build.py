@@ -22,6 +22,7 @@ from corpus.records import Record
 from corpus.text import fold
 from indexer.freshness import code_stamp, fingerprint, source_state
 from indexer.integrity import checksums, records_checksum
+from indexer.masks import write_outdated
 from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
 
 if TYPE_CHECKING:
@@ -266,6 +267,7 @@ def _build_in_full(
         index_root(home).mkdir(parents=True, exist_ok=True)
         folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))
         unique = write_index(records, folder, progress)
+        write_outdated(folder, sorted(english))
         saved.vocabulary = vocabulary_counts(unique)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used

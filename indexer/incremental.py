@@ -34,6 +34,7 @@ from indexer.build import (
     write_vocabulary,
 )
 from indexer.integrity import checksums, records_checksum
+from indexer.masks import OUTDATED, write_outdated
 from indexer.sidestore import Membership
 from indexer.state import STATE, BuildState, by_source, chunk, references_for, write_chunks
 from indexer.store import index_root, write_current
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from corpus.terms import TermBase
 
 MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick
-OWN_FILES = {TERMBASE, VOCABULARY, STATE}  # written anew, never through a hard link
+OWN_FILES = {TERMBASE, VOCABULARY, STATE, OUTDATED}  # written anew, never through a hard link
 
 
 def add_editions(
@@ -115,6 +116,7 @@ def add_editions(
         shutil.copy2(live / sidestore.SIDESTORE, folder / sidestore.SIDESTORE)
         _write_whoosh(folder, added)
         sidestore.update(folder, added, changed)
+        write_outdated(folder, sorted(english))
         _rewrite_records(home, saved, old_records, new_english, translated)
         records = int(current["records"]) + len(new_english)
         write_vocabulary(saved.vocabulary, folder)

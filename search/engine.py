@@ -95,8 +95,13 @@ class Engine:
     @cached_property
     def _outdated(self) -> set[int]:
         """Document numbers of English versions no longer in the newest edition."""
+        from indexer.masks import read_outdated
+
         if not self.english_editions:
             return set()
+        stored = read_outdated(self.folder)
+        if stored is not None:
+            return stored
         vids = set(self.versions.outdated(self.english_editions[-1]))
         if not vids:
             return set()

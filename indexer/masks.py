@@ -1,0 +1,47 @@
+"""Which indexed versions a default search leaves out: English texts no longer in the newest
+loaded edition (a rule gone since, or another rule's old text under a number). Computed when a
+build is written, stored as the document numbers, read in a fraction of a millisecond."""
+
+from __future__ import annotations
+
+import sqlite3
+from array import array
+from contextlib import closing
+from pathlib import Path
+
+OUTDATED = "outdated.bin"
+
+
+def write_outdated(folder: Path, editions: list[str]) -> None:
+    """Store the document numbers of English versions that are not in the newest edition."""
+    from whoosh import index
+
+    from indexer.sidestore import SIDESTORE
+
+    numbers = array("I")
+    if editions:
+        with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+            rows = db.execute(
+                "SELECT vid FROM versions WHERE lang = 'en' AND instr(editions, ?) = 0",
+                (max(editions),),
+            ).fetchall()
+        outdated = {vid for (vid,) in rows}
+        if outdated:
+            reader = index.open_dir(str(folder)).reader()
+            try:
+                column = reader.column_reader("vid")
+                numbers.extend(d for d, vid in enumerate(column) if vid in outdated)
+            finally:
+                reader.close()
+    (folder / OUTDATED).write_bytes(numbers.tobytes())
+
+
+def read_outdated(folder: Path) -> set[int] | None:
+    """The stored document numbers, or None when the build has none stored."""
+    try:
+        data = (folder / OUTDATED).read_bytes()
+    except OSError:
+        return None
+    numbers = array("I")
+    numbers.frombytes(data)
+    return set(numbers)
