@@ -113,19 +113,22 @@ def _cache_path(source: Source) -> Path:
 TEMPORARY = ".part-"  # the prefix of every file being written; leftovers are removed
 
 
-def write_atomic(path: Path, content: str | bytes) -> None:
+def write_atomic(path: Path, content: str | bytes, durable: bool = True) -> None:
     """Write beside the target, flush it to the disk, then rename over it: after any crash
-    the target is whole, old or new, never half written (a full disk included)."""
+    the target is whole, old or new, never half written (a full disk included). Derived data
+    that is checked when read (the parse cache) need not wait for the disk: `durable=False`."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=TEMPORARY)
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(temporary, path)
-        sync_folder(path.parent)
+        if durable:
+            sync_folder(path.parent)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
@@ -184,7 +187,8 @@ def parse_source(source: Source) -> Document:
 
 def _cache(source: Source, document: Document) -> None:
     with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
-        write_atomic(_cache_path(source), pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL))
+        data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(_cache_path(source), data, durable=False)  # a damaged one is parsed again
 
 
 @dataclass(frozen=True)
@@ -228,7 +232,7 @@ def _parse_to_bytes(source: Source) -> bytes | str:
         return str(error)
     data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
     with contextlib.suppress(OSError):
-        write_atomic(_cache_path(source), data)
+        write_atomic(_cache_path(source), data, durable=False)  # a damaged one is parsed again
     return data
 
 
