@@ -13,7 +13,7 @@ import pickle
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -41,8 +41,9 @@ class Source:
     data: bytes
     hints: dict[str, str]
 
-    @property
+    @cached_property
     def sha256(self) -> str:
+        """Hashed once: a build asks it of every source several times (caches, freshness)."""
         return hashlib.sha256(self.data).hexdigest()
 
 
