@@ -19,7 +19,7 @@ from functools import cache
 from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
-from corpus.numbers import RULE_NUMBER
+from corpus.numbers import depth
 from corpus.records import Align, Record
 
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
@@ -48,13 +48,6 @@ def overrides() -> dict[tuple[str, str], str]:
                 continue
             forced[fields[0].strip(), fields[1].strip()] = fields[2].strip()
     return forced
-
-
-def depth(number: str) -> int:
-    match = RULE_NUMBER.fullmatch(number)
-    if not match or not match["rule"]:
-        return 0
-    return 2 if match["letters"] else 1
 
 
 def section(number: str) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from corpus.following import followed
-from corpus.numbers import RULE_NUMBER, sort_key
+from corpus.numbers import depth, sort_key
 from corpus.records import Record
 
 CHANGED_MIN = 0.5  # same number, at least this similar: the same rule, changed
@@ -92,25 +92,17 @@ def rules_of(records: Iterable[Record]) -> list[Record]:
     return sorted(rules, key=lambda r: (sort_key(r.number or ""), r.seq))
 
 
-def _depth(number: str) -> int:
-    """0 for chapters and sections, 1 for rules, 2 for subrules."""
-    match = RULE_NUMBER.fullmatch(number)
-    if not match or not match["rule"]:
-        return 0
-    return 2 if match["letters"] else 1
-
-
 def _parent(number: str) -> str:
     return (
-        number.rstrip("abcdefghijklmnopqrstuvwxyz") if _depth(number) == 2 else number.split(".")[0]
+        number.rstrip("abcdefghijklmnopqrstuvwxyz") if depth(number) == 2 else number.split(".")[0]
     )
 
 
 def _place(number: str) -> str:
     """What a number keeps under its parent: the letters of a subrule, a rule's own number."""
-    if _depth(number) == 2:
+    if depth(number) == 2:
         return number[len(_parent(number)) :]
-    return number.split(".")[-1] if _depth(number) == 1 else number
+    return number.split(".")[-1] if depth(number) == 1 else number
 
 
 def compare(
@@ -124,8 +116,8 @@ def compare(
     old, new = rules_of(old_records), rules_of(new_records)
     fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
     pairs = _Pairing(old, new, fold)
-    for depth in (0, 1, 2):
-        pairs.level(depth)
+    for level in (0, 1, 2):
+        pairs.level(level)
     # Last, a text that changed depth unchanged (903.11 became 903.11a when a rule was put
     # before it): the same long text anywhere.
     olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
@@ -159,10 +151,10 @@ class _Pairing:
         self.matched: dict[int, int] = {}  # old index -> new index
         self._taken: set[int] = set()
 
-    def level(self, depth: int) -> None:
-        olds = [i for i, r in enumerate(self.old) if _depth(r.number or "") == depth]
-        news = [j for j, r in enumerate(self.new) if _depth(r.number or "") == depth]
-        if depth > 0:
+    def level(self, wanted: int) -> None:
+        olds = [i for i, r in enumerate(self.old) if depth(r.number or "") == wanted]
+        news = [j for j, r in enumerate(self.new) if depth(r.number or "") == wanted]
+        if wanted > 0:
             # Under parents already paired, first: the tree decides where a child can go.
             by_parent_old: dict[str, list[int]] = defaultdict(list)
             by_parent_new: dict[str, list[int]] = defaultdict(list)
@@ -231,7 +223,7 @@ class _Pairing:
             rest_new = [j for j in theirs if j not in self._taken]
             for i, j in zip(rest_old, rest_new, strict=False):
                 a, b = self.old[i].number or "", self.new[j].number or ""
-                near = _depth(a) == 0 or _same_section(a, b)
+                near = depth(a) == 0 or _same_section(a, b)
                 if anywhere or near or len(text) > 40:
                     self._pair(i, j)
 

@@ -45,6 +45,14 @@ def parent_of(number: str) -> str | None:
     return match["section"]
 
 
+def depth(number: str) -> int:
+    """0 for chapters and sections, 1 for rules, 2 for subrules."""
+    match = RULE_NUMBER.fullmatch(number)
+    if not match or not match["rule"]:
+        return 0
+    return 2 if match["letters"] else 1
+
+
 def has_bad_letter(number: str) -> bool:
     match = RULE_NUMBER.fullmatch(number)
     return bool(match and match["letters"] and set(match["letters"]) & {"l", "o"})

@@ -69,15 +69,22 @@ def build_then_add(home: Path, before: list[Path], added: Path | bytes) -> Build
     return result
 
 
-def test_adding_the_newest_edition_equals_a_full_build(home: Path, shared_data: Path):
-    """The newest edition: undated translations now follow it and are re-aligned."""
-    before = [edition(shared_data, d) for d in ("20241108", "20250207")]
-    result = build_then_add(home, before, edition(shared_data, "20260807"))
+def added_then_rebuilt(home: Path, before: list[Path], added: Path) -> dict[str, Any]:
+    """Add an edition in place, check that a full build gives the very same, and return what
+    the incremental build left."""
+    result = build_then_add(home, before, added)
     assert result.added_editions, "the new edition should have been added, not rebuilt"
     incremental = snapshot(home)
     full = build(home, force=True)
     assert full.built and not full.added_editions
     assert snapshot(home) == incremental
+    return incremental
+
+
+def test_adding_the_newest_edition_equals_a_full_build(home: Path, shared_data: Path):
+    """The newest edition: undated translations now follow it and are re-aligned."""
+    before = [edition(shared_data, d) for d in ("20241108", "20250207")]
+    incremental = added_then_rebuilt(home, before, edition(shared_data, "20260807"))
     assert json.loads(incremental["answers"][0])["results"][0]["key"] == "205.4d"
 
 
@@ -123,12 +130,7 @@ def test_a_translation_that_follows_by_numbering_keeps_its_edition(home: Path, s
     if not spanish.exists():
         pytest.skip(f"{spanish} is absent")
     before = [edition(shared_data, "20251114"), spanish]
-    result = build_then_add(home, before, edition(shared_data, "20260807"))
-    assert result.added_editions, "the new edition should have been added, not rebuilt"
-    incremental = snapshot(home)
-    full = build(home, force=True)
-    assert full.built and not full.added_editions
-    assert snapshot(home) == incremental
+    added_then_rebuilt(home, before, edition(shared_data, "20260807"))
     lines = (home / "records.jsonl").read_text("utf-8").splitlines()
     assert {json.loads(line)["follows"] for line in lines if "magic_rules_clean" in line} == {
         "2025-11-14"
