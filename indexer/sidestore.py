@@ -143,13 +143,6 @@ class Reader:
         rows = self.db.execute("SELECT DISTINCT key FROM citations WHERE cited = ?", (number,))
         return [key for (key,) in rows]
 
-    def outdated(self, edition: str) -> list[str]:
-        """The English versions that are not in `edition` (the newest): text no longer shown."""
-        rows = self.db.execute(
-            "SELECT vid FROM versions WHERE lang = 'en' AND instr(editions, ?) = 0", (edition,)
-        ).fetchall()
-        return [vid for (vid,) in rows]
-
     def has_key(self, key: str) -> bool:
         """Whether the library has a rule (any language, any edition) under this key."""
         row = self.db.execute("SELECT 1 FROM versions WHERE key = ? LIMIT 1", (key,)).fetchone()

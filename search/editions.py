@@ -20,17 +20,6 @@ def by_edition(records: Sequence[Record], lang: str) -> dict[str, list[Record]]:
     return dict(sorted(editions.items()))
 
 
-def pick_edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
-    """An edition date as typed (YYYY-MM-DD or YYYYMMDD), or a usage error listing them."""
-    from corpus.dates import typed_date
-
-    date = typed_date(wanted) or wanted
-    if date not in editions:
-        known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
-        raise click.UsageError(f"no edition {wanted!r} for {option}; loaded editions: {known}")
-    return date
-
-
 def colour_diff(diff: str) -> str:
     """Removed words red, added words green, on a terminal only; the document's own text made
     safe for a terminal first (the colours are ours)."""

@@ -94,19 +94,11 @@ class Engine:
 
     @cached_property
     def _outdated(self) -> set[int]:
-        """Document numbers of English versions no longer in the newest edition."""
+        """Document numbers of English versions no longer in the newest edition (stored by the
+        build: indexer/masks.py)."""
         from indexer.masks import read_outdated
 
-        if not self.english_editions:
-            return set()
-        stored = read_outdated(self.folder)
-        if stored is not None:
-            return stored
-        vids = set(self.versions.outdated(self.english_editions[-1]))
-        if not vids:
-            return set()
-        column = self.searcher.reader().column_reader("vid")
-        return {docnum for docnum, vid in enumerate(column) if vid in vids}
+        return read_outdated(self.folder) or set()
 
     def close(self) -> None:
         if "searcher" in self.__dict__:

@@ -125,14 +125,24 @@ def echo_rich(
             console.print(Panel(Group(*cells), title=title, title_align="left"))
 
 
+def matched_spans(text: str, lang: str, matched: set[str]) -> list[tuple[int, int]]:
+    """Where the words a query matched (folded, stemmed) stand in a text: the text is read by
+    its language's analyzer, as the index read it."""
+    if not matched or lang not in LANG_ORDER:
+        return []
+    from indexer.analyzers import analyzer
+
+    return [
+        (token.startchar, token.endchar)
+        for token in analyzer(lang)(text, chars=True)
+        if token.text in matched
+    ]
+
+
 def highlight(record: dict[str, Any], matched: set[str]):
     from rich.text import Text
 
-    from indexer.analyzers import analyzer
-
     text = Text(record["text"])
-    if matched and record["lang"] in LANG_ORDER:
-        for token in analyzer(record["lang"])(record["text"], chars=True):
-            if token.text in matched:
-                text.stylize("bold yellow", token.startchar, token.endchar)
+    for start, end in matched_spans(record["text"], record["lang"], matched):
+        text.stylize("bold yellow", start, end)
     return text

@@ -14,7 +14,6 @@ from search.engine import Engine
 
 if TYPE_CHECKING:
     from corpus.records import Record
-    from corpus.terms import TermBase
     from indexer.build import BuildResult
 
 
@@ -176,24 +175,6 @@ def hand_off() -> Path:
         click.echo(f"mtgrules: {why}; rebuilding the index", err=True)
         build_with_progress(home(), force=True)
     return records_path(home())
-
-
-def live_termbase() -> TermBase:
-    """The term base of the current build (indexing first if the sources changed)."""
-    from corpus.library import home
-    from corpus.terms import TermBase, static_terms
-    from indexer.build import TERMBASE
-    from indexer.store import index_root, read_current
-
-    ensure_fresh(home())
-    current = read_current(home())
-    try:
-        assert current is not None
-        return TermBase.from_json(
-            (index_root(home()) / current["dir"] / TERMBASE).read_text("utf-8")
-        )
-    except (AssertionError, OSError, ValueError):
-        return TermBase(static_terms())
 
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:

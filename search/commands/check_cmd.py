@@ -20,13 +20,15 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     items or cited rules disagree with their English counterpart. Exits 1 when it reports
     problems, 0 when the library is clean."""
     from search import payloads
-    from search.session import library_records, live_termbase
+    from search.session import library_records, open_engine
 
     if against != "en":
         raise click.BadParameter(
             "only the English rules are a reference (en)", param_hint="--against"
         )
-    payload = payloads.check(library_records(), langs, live_termbase())
+    records = library_records()
+    with open_engine(searching=False) as engine:  # the term base the build used
+        payload = payloads.check(records, langs, engine.termbase)
     problems = payload["problems"]
     if as_json:
         echo_json(payload)

@@ -25,12 +25,12 @@ def command(edition: str, media_url: str | None, rules_page: str | None) -> None
     try:
         url = latest_url(rules_page) if edition == "latest" else edition_url(edition, media_url)
         data = download(url)
-        keep(data, stored_name(data, edition, url))
+        keep(data, fetched_name(data, edition, url))
     except (FetchError, IngestError) as error:
         raise click.ClickException(str(error)) from None
 
 
-def stored_name(data: bytes, edition: str, url: str) -> str:
+def fetched_name(data: bytes, edition: str, url: str) -> str:
     """A name of our own, never the server's: MagicCompRules-YYYYMMDD.txt, the date asked for,
     else the one in the address, else the one the text states."""
     import re

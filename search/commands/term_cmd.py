@@ -7,8 +7,6 @@ import click
 from search.commands.options import json_option
 from search.safe_text import echo, echo_json
 
-LANG_NAMES = {"en": "English", "it": "Italian", "fr": "French", "es": "Spanish"}
-
 
 @click.command("term")
 @click.argument("words", nargs=-1, required=True)

@@ -23,13 +23,13 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from corpus.alignment import LOW_CONFIDENCE
 from corpus.numbers import CITATION
 from search import payloads
 from search.results import Filters
 
 HERE = Path(__file__).parent
 MAX_LIMIT = 50
-LOW_CONFIDENCE = 0.5  # an alignment below this is marked uncertain
 LANG_NAMES = {"en": "English", "it": "Italiano", "fr": "Français", "es": "Español"}
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -51,7 +51,6 @@ class Library:
         self._engine: Any = None
         self._dir: str | None = None
         self._records: Any = None
-        self._termbase: Any = None
 
     def engine(self) -> Any:
         from indexer.store import index_root, read_current
@@ -66,7 +65,7 @@ class Library:
                     self._engine.close()
                 folder = index_root(self.home) / current["dir"]
                 self._engine = Engine(folder, current.get("english_editions", []))
-                self._dir, self._records, self._termbase = current["dir"], None, None
+                self._dir, self._records = current["dir"], None
             return self._engine
 
     def records(self) -> Any:
@@ -207,37 +206,36 @@ def _environment() -> Environment:
 _LINKABLE = re.compile(CITATION.pattern)
 
 
-def linked(text: str, known: set[str] | None = None, matched: set[str] | None = None) -> Markup:
-    """The text escaped, each cited rule a link (to a rule the library has), matched words
-    marked."""
-    out = []
+def linked(
+    record: dict[str, Any], known: set[str] | None = None, matched: set[str] | None = None
+) -> Markup:
+    """A record's text escaped, each cited rule a link (to a rule the library has), the words
+    the query matched marked as the terminal marks them."""
+    from search.render import matched_spans
+
+    text = record["text"]
+    links = [(m.start(1), m.end(1), "link") for m in _LINKABLE.finditer(text)]
+    marks = [
+        (start, end, "mark")
+        for start, end in matched_spans(text, record["lang"], matched or set())
+        if not any(s < end and start < e for s, e, _ in links)
+    ]
+    pieces = []
     position = 0
-    for match in _LINKABLE.finditer(text):
-        out.append(_marked(text[position : match.start()], matched))
-        number = match.group(1)
-        if known is None or number in known:
-            out.append(Markup('<a href="/rule/{0}">{0}</a>').format(number))
+    for start, end, kind in sorted(links + marks):
+        if start < position:
+            continue  # a merged compound overlapping the word before it
+        pieces.append(escape(text[position:start]))
+        piece = text[start:end]
+        if kind == "mark":
+            pieces.append(Markup("<mark>{}</mark>").format(piece))
+        elif known is None or piece in known:
+            pieces.append(Markup('<a href="/rule/{0}">{0}</a>').format(piece))
         else:
-            out.append(escape(number))
-        position = match.end()
-    out.append(_marked(text[position:], matched))
-    return Markup("").join(out)
-
-
-def _marked(text: str, matched: set[str] | None) -> Markup:
-    if not matched:
-        return escape(text)
-    from corpus.text import fold
-
-    words = re.split(r"(\W+)", text)
-    return Markup("").join(
-        Markup("<mark>{}</mark>").format(w) if w and _stem_matches(fold(w), matched) else escape(w)
-        for w in words
-    )
-
-
-def _stem_matches(word: str, matched: set[str]) -> bool:
-    return any(word.startswith(m) for m in matched if len(m) >= 3)
+            pieces.append(escape(piece))
+        position = end
+    pieces.append(escape(text[position:]))
+    return Markup("").join(pieces)
 
 
 TEMPLATES: list[Environment] = []  # made at the first page
