@@ -23,7 +23,16 @@ from corpus.text import fold
 from indexer.freshness import code_stamp, fingerprint, source_state
 from indexer.integrity import checksums
 from indexer.masks import write_outdated
-from indexer.store import IndexError_, build_lock, index_root, read_current, write_current
+from indexer.store import (
+    TERMBASE,
+    VOCABULARY,
+    IndexError_,
+    build_lock,
+    index_root,
+    read_current,
+    records_path,
+    write_current,
+)
 
 if TYPE_CHECKING:
     from corpus.library import Loaded
@@ -116,8 +125,6 @@ def write_index(
     return unique
 
 
-VOCABULARY = "vocabulary.txt"
-TERMBASE = "termbase.json"
 PARALLEL_FROM = 3000  # distinct versions
 
 
@@ -146,10 +153,6 @@ class BuildResult:
     seconds: float
     built: bool
     added_editions: bool = False  # new English editions added to the live index, not rebuilt
-
-
-def records_path(home: Path) -> Path:
-    return home / "records.jsonl"
 
 
 def build(home: Path, *, force: bool = False, progress: Progress | None = None) -> BuildResult:
@@ -204,17 +207,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-
-
-def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:
-    """What of the live build is damaged or missing: its files (sizes and times; with `full`
-    their hashes too) and the hand-off file (with `full`)."""
-    from indexer.integrity import damage, records_damage
-
-    found = damage(index_root(home) / current["dir"], current.get("checksums") or {}, full)
-    if full and (why := records_damage(records_path(home), current.get("records_checksum"))):
-        found.append(why)
-    return found
 
 
 def _build_in_full(

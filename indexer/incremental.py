@@ -23,11 +23,8 @@ from corpus.dates import in_effect
 from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
 from corpus.records import Document, Record
 from indexer.build import (
-    TERMBASE,
-    VOCABULARY,
     Version,
     cannot_write,
-    records_path,
     versions,
     vocabulary_counts,
     whoosh_document,
@@ -37,7 +34,7 @@ from indexer.integrity import checksums
 from indexer.masks import OUTDATED, write_outdated
 from indexer.sidestore import Membership
 from indexer.state import STATE, BuildState, by_source, chunk, references_for, write_chunks
-from indexer.store import index_root, write_current
+from indexer.store import TERMBASE, VOCABULARY, index_root, records_path, write_current
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase

@@ -62,3 +62,14 @@ def records_damage(path: Path, recorded: list[int] | None) -> str | None:
     except OSError:
         return f"{path.name} is missing"
     return None
+
+
+def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:
+    """What of the live build is damaged or missing: its files (sizes and times; with `full`
+    their CRCs too) and the hand-off file (with `full`)."""
+    from indexer.store import index_root, records_path
+
+    found = damage(index_root(home) / current["dir"], current.get("checksums") or {}, full)
+    if full and (why := records_damage(records_path(home), current.get("records_checksum"))):
+        found.append(why)
+    return found

@@ -24,8 +24,17 @@ class IndexError_(RuntimeError):
     """The index cannot be read or built; the message says what to do."""
 
 
+TERMBASE = "termbase.json"  # in a build folder: the term base the records were enriched with
+VOCABULARY = "vocabulary.txt"  # in a build folder: the "did you mean" words
+
+
 def index_root(home: Path) -> Path:
     return home / "index"
+
+
+def records_path(home: Path) -> Path:
+    """The hand-off file: every record, one JSON object per line."""
+    return home / "records.jsonl"
 
 
 def read_current(home: Path) -> dict[str, Any] | None:

@@ -307,7 +307,7 @@ class Engine:
     def termbase(self) -> TermBase:
         """The term base the index was built with (parenthesised names included)."""
         from corpus.terms import TermBase, static_terms
-        from indexer.build import TERMBASE
+        from indexer.store import TERMBASE
 
         try:
             return TermBase.from_json((self.folder / TERMBASE).read_text("utf-8"))
@@ -352,7 +352,7 @@ class Engine:
         from difflib import get_close_matches
 
         from indexer.analyzers import folding_analyzer
-        from indexer.build import VOCABULARY
+        from indexer.store import VOCABULARY
 
         try:
             words = (self.folder / VOCABULARY).read_text("utf-8").split("\n")

@@ -66,7 +66,7 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
 def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
     """After a failed read: if the live build is not what was written, rebuild it and say so
     (ClickException); else return, and the error is the caller's."""
-    from indexer.build import live_damage
+    from indexer.integrity import live_damage
     from indexer.store import read_current
 
     current = read_current(state_home)
@@ -85,8 +85,8 @@ def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
 def ensure_fresh(state_home: Path) -> None:
     """Index the sources if they changed. A failed refresh leaves the previous index answering
     with a warning; with no index at all it is an error that says what to do."""
-    from indexer.build import live_damage
     from indexer.freshness import is_fresh
+    from indexer.integrity import live_damage
     from indexer.store import IndexError_, read_current
 
     try:
@@ -164,9 +164,8 @@ def hand_off() -> Path:
     """records.jsonl, current (indexing first if the sources changed), and whole: a missing,
     cut or changed hand-off file is written again by a rebuild."""
     from corpus.library import home
-    from indexer.build import records_path
     from indexer.integrity import records_damage
-    from indexer.store import read_current
+    from indexer.store import read_current, records_path
 
     ensure_fresh(home())
     current = read_current(home()) or {}

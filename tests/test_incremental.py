@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from conftest import IT, seed
 
 from indexer import sidestore
-from indexer.build import TERMBASE, VOCABULARY, BuildResult, build
-from indexer.store import index_root, read_current
+from indexer.build import BuildResult, build
+from indexer.store import TERMBASE, VOCABULARY, index_root, read_current
 from search.cli import cli
 
 pytestmark = pytest.mark.usefixtures("shared_data")

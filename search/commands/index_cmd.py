@@ -15,7 +15,7 @@ def command(rebuild: bool, as_json: bool) -> None:
     """Build (or refresh) the search index from every source in the library."""
 
     from corpus.library import home
-    from indexer.build import live_damage
+    from indexer.integrity import live_damage
     from indexer.store import IndexError_, read_current
     from search.session import build_with_progress
 

@@ -72,7 +72,7 @@ class Library:
         """The hand-off records of the live build (read once per build: the translators'
         pages need them all)."""
         from corpus.records import read_jsonl
-        from indexer.build import records_path
+        from indexer.store import records_path
 
         self.engine()
         with self._lock:
