@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -127,11 +126,15 @@ def record_json(record: Record) -> bytes:
     return orjson.dumps(record.to_dict())
 
 
-def read_jsonl(lines: Iterable[str], langs: Iterable[str] = ()) -> Iterator[Record]:
+def read_jsonl(
+    lines: Iterable[str] | Iterable[bytes], langs: Iterable[str] = ()
+) -> Iterator[Record]:
     """Records from JSONL lines; with `langs`, only those languages' (others are not built)."""
+    import orjson  # parses a line several times faster than json: 118,000 of them in a library
+
     wanted = set(langs)
     for line in lines:
         if line.strip():
-            data = json.loads(line)
+            data = orjson.loads(line)
             if not wanted or data["lang"] in wanted:
                 yield Record.from_dict(data)

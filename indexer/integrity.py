@@ -31,11 +31,6 @@ def _crc(path: Path) -> int:
     return crc
 
 
-def records_checksum(path: Path) -> list[int]:
-    """[size, CRC-32] of the hand-off file."""
-    return [path.stat().st_size, _crc(path)]
-
-
 def damage(folder: Path, recorded: dict[str, list[Any]], full: bool = False) -> list[str]:
     """The files of a build that are missing or not as written (by size and time, or with
     `full` by their CRC too); empty when it is whole or nothing was recorded."""
@@ -52,16 +47,24 @@ def damage(folder: Path, recorded: dict[str, list[Any]], full: bool = False) -> 
     return damaged
 
 
-def records_damage(path: Path, recorded: list[int] | None) -> str | None:
-    """Why the hand-off file is not the one the build wrote, or None."""
+def records_mismatch(data: bytes | None, recorded: list[int] | None) -> str | None:
+    """Why the hand-off file's bytes (None: missing) are not the ones the build wrote, or
+    None."""
     if not recorded:
         return None
-    try:
-        if records_checksum(path) != recorded:
-            return f"{path.name} is not the file the build wrote"
-    except OSError:
-        return f"{path.name} is missing"
+    if data is None:
+        return "records.jsonl is missing"
+    if [len(data), zlib.crc32(data)] != list(recorded):
+        return "records.jsonl is not the file the build wrote"
     return None
+
+
+def records_damage(path: Path, recorded: list[int] | None) -> str | None:
+    try:
+        data: bytes | None = path.read_bytes()
+    except OSError:
+        data = None
+    return records_mismatch(data, recorded)
 
 
 def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:

@@ -160,25 +160,30 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
-def hand_off() -> Path:
-    """records.jsonl, current (indexing first if the sources changed), and whole: a missing,
-    cut or changed hand-off file is written again by a rebuild."""
+def hand_off() -> bytes:
+    """The hand-off file (records.jsonl), current (indexing first if the sources changed) and
+    whole: a missing, cut or changed file is written again by a rebuild. Read once: the check
+    and the caller share the bytes."""
     from corpus.library import home
-    from indexer.integrity import records_damage
+    from indexer.integrity import records_mismatch
     from indexer.store import read_current, records_path
 
     ensure_fresh(home())
-    current = read_current(home()) or {}
-    why = records_damage(records_path(home()), current.get("records_checksum"))
-    if why is not None:
-        click.echo(f"mtgrules: {why}; rebuilding the index", err=True)
+    path = records_path(home())
+    try:
+        data: bytes | None = path.read_bytes()
+    except OSError:
+        data = None
+    why = records_mismatch(data, (read_current(home()) or {}).get("records_checksum"))
+    if data is None or why is not None:
+        click.echo(f"mtgrules: {why or 'records.jsonl is missing'}; rebuilding the index", err=True)
         build_with_progress(home(), force=True)
-    return records_path(home())
+        data = path.read_bytes()
+    return data
 
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
     """The current hand-off records."""
     from corpus.records import read_jsonl
 
-    with hand_off().open(encoding="utf-8") as lines:
-        return list(read_jsonl(lines, langs))
+    return list(read_jsonl(hand_off().splitlines(), langs))

@@ -31,15 +31,15 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
 
     if fmt == "jsonl":
         # The hand-off file already holds every record, aligned: copy its lines.
-        path = hand_off()
-        with path.open(encoding="utf-8") as lines:
-            for line in lines:
-                record = json.loads(line) if langs or edition else None
-                if record is None or (
-                    (not langs or record["lang"] in langs)
-                    and (not edition or record["edition"] == edition)
-                ):
-                    sys.stdout.write(line)
+        data = hand_off()
+        if not langs and not edition:
+            sys.stdout.buffer.write(data)
+        for line in data.splitlines(keepends=True) if langs or edition else ():
+            record = json.loads(line)
+            if (not langs or record["lang"] in langs) and (
+                not edition or record["edition"] == edition
+            ):
+                sys.stdout.buffer.write(line)
         for failure in _failures():
             echo(f"error: {failure}", err=True)
         return
