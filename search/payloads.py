@@ -29,10 +29,9 @@ def search(
     engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result], set[str]]:
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
-    from search.query import QueryError, as_number, validate
+    from search.query import QueryError, as_number
 
-    try:
-        validate(text)
+    try:  # the engine validates the query (QueryError)
         engine.check_edition(filters.edition)
         number = as_number(text)
         matched: set[str] = set()

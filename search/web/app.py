@@ -26,6 +26,7 @@ from starlette.staticfiles import StaticFiles
 from corpus.alignment import LOW_CONFIDENCE
 from corpus.numbers import CITATION
 from search import payloads
+from search.render import by_language
 from search.results import Filters
 
 HERE = Path(__file__).parent
@@ -248,12 +249,6 @@ def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
     return HTMLResponse(html, status_code=status)
 
 
-def _columns(result: Any, show: tuple[str, ...]) -> dict[str, list[dict[str, Any]]]:
-    from search.render import by_language
-
-    return by_language(result, show)
-
-
 async def home_page(request: Request) -> Response:
     library: Library = request.app.state.library
     q = request.query_params.get("q", "").strip()
@@ -276,7 +271,7 @@ async def home_page(request: Request) -> Response:
     return page(
         "search.html",
         title=f"{q} — mtgrules",
-        results=[(r, _columns(r, show)) for r in results],
+        results=[(r, by_language(r, show)) for r in results],
         matched=matched,
         known={n for n in cited if engine.versions.has_key(n)},
         suggestions=payload.get("suggestions", []),
@@ -313,7 +308,7 @@ async def rule_page(request: Request) -> Response:
         "rule.html",
         title=f"{payload['query']} — mtgrules",
         rule=payload["query"],
-        results=[(r, _columns(r, show)) for r in results],
+        results=[(r, by_language(r, show)) for r in results],
         known=known,
         payload=payload,
         stale=stale,
