@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from functools import wraps
+from typing import Any, TypeVar
 
 from corpus.languages import LANGUAGES, all_labels
 from corpus.numbers import parent_of
 from corpus.records import Align, Dropped, Record
 from corpus.text import normalize
 
+T = TypeVar("T")
 SEPARATOR = re.compile(r"^[\s|\-_=*~#·•.]+$")
 # A translator's note inside a rule: "(NdT: …)", "(N.d.T.: …)", "(Nota del traduttore: …)".
 TRANSLATOR_NOTE = re.compile(
@@ -132,15 +135,29 @@ class Builder:
         return self.parsed
 
 
+def for_the_last_lines(function: Callable[[list[str]], T]) -> Callable[[list[str]], T]:
+    """Keep the answer for the last list of lines asked about: detection and parsing ask the
+    same questions of one document's lines a dozen times (do not change the list in place
+    after asking)."""
+    last: list[Any] = []
+
+    @wraps(function)
+    def answer(lines: list[str]) -> T:
+        if not (last and last[0] is lines and last[1] == len(lines)):
+            last[:] = [lines, len(lines), function(lines)]
+        result: T = last[2]
+        return result
+
+    return answer
+
+
+@for_the_last_lines
+def _rows(lines: list[str]) -> tuple[tuple[int, str], ...]:
+    return tuple(
+        (i, stripped) for i, line in enumerate(lines, start=1) if (stripped := line.strip())
+    )
+
+
 def non_blank(lines: list[str]) -> list[tuple[int, str]]:
-    """(1-based line number, stripped text) of every non-blank line. Detection and parsing ask
-    this of one document's lines a dozen times: the last answer is kept (do not change the
-    list in place after asking)."""
-    if _last_rows and _last_rows[0] is lines and _last_rows[1] == len(lines):
-        return list(_last_rows[2])
-    rows = [(i, stripped) for i, line in enumerate(lines, start=1) if (stripped := line.strip())]
-    _last_rows[:] = [lines, len(lines), rows]
-    return list(rows)
-
-
-_last_rows: list = []
+    """(1-based line number, stripped text) of every non-blank line."""
+    return list(_rows(lines))

@@ -16,6 +16,7 @@ from corpus.layouts.base import (
     Context,
     Draft,
     Parsed,
+    for_the_last_lines,
     non_blank,
 )
 from corpus.numbers import can_follow
@@ -42,20 +43,9 @@ def printed_number(match: re.Match[str]) -> str:
     return match["number"].rstrip(".").replace(",", ".").lower()
 
 
+@for_the_last_lines
 def numbered_stats(lines: list[str]) -> tuple[int, int, int, int]:
-    """(non-blank lines, numbered lines, subrules printed with a trailing dot, subrules).
-    Three layouts' detectors ask it of the same lines: the last answer is kept."""
-    if _last_stats and _last_stats[0] is lines and _last_stats[1] == len(lines):
-        return _last_stats[2]
-    stats = _numbered_stats(lines)
-    _last_stats[:] = [lines, len(lines), stats]
-    return stats
-
-
-_last_stats: list = []
-
-
-def _numbered_stats(lines: list[str]) -> tuple[int, int, int, int]:
+    """(non-blank lines, numbered lines, subrules printed with a trailing dot, subrules)."""
     rows = non_blank(lines)
     numbered = subrules = dotted = 0
     for _, text in rows:
