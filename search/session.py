@@ -24,20 +24,11 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
     index is rebuilt once before giving up with what to do. `searching=False`: only lookups by
     rule number, which do not open Whoosh."""
     from corpus.library import home
-    from indexer.store import read_current
 
     state_home = home()
     ensure_fresh(state_home)
-    opened = (read_current(state_home) or {}).get("dir")
     try:
-        try:
-            engine = _open(state_home, searching)
-        except Exception:
-            # A build that finished meanwhile swapped in its folder and removed ours: open the
-            # new one (the race is not damage).
-            if (read_current(state_home) or {}).get("dir") == opened:
-                raise
-            engine = _open(state_home, searching)
+        engine = _open_live(state_home, searching)
     except Exception as first:  # a damaged index must not end in a traceback: rebuild it once
         click.echo(
             f"warning: the index could not be read ({type(first).__name__}); rebuilding it",
@@ -51,16 +42,32 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
                 f"the index in {state_home} cannot be read or rebuilt ({type(error).__name__}: "
                 f"{error}); check MTGRULES_HOME, then run `mtgrules index --rebuild`"
             ) from None
+    failed: Exception | None = None
     try:
         yield engine
     except (click.ClickException, SystemExit, KeyboardInterrupt):
         raise
     except Exception as error:  # a read failed: damage is rebuilt, never served
-        engine.close()
-        _rebuild_if_damaged(state_home, error)
+        failed = error
         raise
     finally:
         engine.close()
+        if failed is not None:
+            _rebuild_if_damaged(state_home, failed)
+
+
+def _open_live(state_home: Path, searching: bool) -> Engine:
+    """The live build's engine. A build that finished meanwhile swapped in its folder and
+    removed ours: then the new one is opened (the race is no damage)."""
+    from indexer.store import read_current
+
+    opened = (read_current(state_home) or {}).get("dir")
+    try:
+        return _open(state_home, searching)
+    except Exception:
+        if (read_current(state_home) or {}).get("dir") == opened:
+            raise
+        return _open(state_home, searching)
 
 
 def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
