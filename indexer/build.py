@@ -240,7 +240,6 @@ def _build_in_full(
         english=english,
         termbase=termbase.to_json(),
         numbers=edition_numbers(raw),
-        numbered_like=numbered_like,
     )
     folder: Path | None = None
     try:

@@ -73,11 +73,12 @@ def add_editions(
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
     if _numbering_moves(saved, numbers):
         return None  # a translation now follows another edition by its numbering
+    numbered_like = saved.numbered_like
     references = _in_library_order(
-        saved.references + references_for(saved.translated_raw, new_raw, saved.numbered_like)
+        saved.references + references_for(saved.translated_raw, new_raw, numbered_like)
     )
     termbase = TermBase.from_records(
-        _in_library_order(saved.translated_raw + references), saved.numbered_like
+        _in_library_order(saved.translated_raw + references), numbered_like
     )
     if termbase.to_json() != saved.termbase:
         return None  # every record's terms could change
@@ -206,10 +207,11 @@ def _in_library_order(records: Iterable[Record]) -> list[Record]:
 
 def _numbering_moves(saved: BuildState, numbers: dict[str, frozenset[str]]) -> bool:
     """Whether a translation that follows an edition by its numbering follows another now."""
+    numbered_like = saved.numbered_like
     for source, group in by_source(saved.translated_raw):
-        if source in saved.numbered_like:
+        if source in numbered_like:
             again = by_numbering(rule_numbers(group), numbers)
-            if again is None or again.edition != saved.numbered_like[source]:
+            if again is None or again.edition != numbered_like[source]:
                 return True
     return False
 
@@ -229,10 +231,11 @@ def _realigned(
 
     before = sorted(saved.english)
     after = sorted(english)
+    numbered_like = saved.numbered_like
     moved = {
         source
         for source, group in by_source(saved.translated_raw)
-        if source not in saved.numbered_like
+        if source not in numbered_like
         and in_effect(before, group[0].edition) != in_effect(after, group[0].edition)
     }
     if not moved:

@@ -29,7 +29,11 @@ class BuildState:
     vocabulary: Counter[str] = field(default_factory=Counter)
     checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
     numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # edition -> its numbers
-    numbered_like: dict[str, str] = field(default_factory=dict)  # undated source -> edition
+
+    @property
+    def numbered_like(self) -> dict[str, str]:
+        """Undated translations (by source) and the edition their numbering follows."""
+        return {r.source: r.follows for r in self.translated if r.follows and r.edition is None}
 
     def save(self, folder: Path) -> None:
         (folder / STATE).write_bytes(pickle.dumps(self, protocol=pickle.HIGHEST_PROTOCOL))
