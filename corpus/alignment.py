@@ -27,6 +27,7 @@ LOW_CONFIDENCE = 0.5  # aligned, but shown as uncertain
 MODERN_SHARE = 0.85
 MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
 SAME_NUMBER_BONUS = 0.15
+MOVE_MARGIN = 0.15  # how much better a place out of order must fit for a rule to move there
 OVERRIDES = "alignment-overrides.tsv"
 
 
@@ -184,6 +185,16 @@ def align_documents(
     return out
 
 
+def glossary_keys(
+    records: Sequence[Record], follows: dict[str, Following]
+) -> dict[tuple[str, int], tuple[str, Align]]:
+    """(source, seq) of translated glossary entries -> the English entry's key they join."""
+    by_source: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        by_source[record.source].append(record)
+    return _glossary_keys(by_source, follows)
+
+
 def _glossary_keys(
     by_source: dict[str, list[Record]], follows: dict[str, Following]
 ) -> dict[tuple[str, int], tuple[str, Align]]:
@@ -200,6 +211,27 @@ def _glossary_keys(
             # An entry that joins no English one keeps its headword as a key of its own.
             keys[source, entry.seq] = joined.get(index, (entry.key, Align("own", 0.0)))
     return keys
+
+
+def _moved(
+    matches: dict[int, int], score: dict[tuple[int, int], float], right: Sequence[Record]
+) -> dict[int, int]:
+    """The order-preserving matches, with a subrule moved among its siblings where it fits far
+    better (the old 205.3d, which defines spell types, is modern 205.3k) when no other rule
+    holds that place."""
+    taken = set(matches.values())
+    moved = dict(matches)
+    for i, j in sorted(matches.items()):
+        siblings = [k for k, r in enumerate(right) if r.parent and r.parent == right[j].parent]
+        if not siblings:
+            continue
+        best = max(siblings, key=lambda k: score.get((i, k), 0.0))
+        gain = score.get((i, best), 0.0) - score.get((i, j), 0.0)
+        if best not in taken and gain >= MOVE_MARGIN:
+            taken.discard(j)
+            taken.add(best)
+            moved[i] = best
+    return moved
 
 
 def _align(
@@ -233,7 +265,7 @@ def _align(
             for i, a in enumerate(left)
             for j, b in enumerate(right)
         }
-        matches = monotonic_alignment(left, right, score)
+        matches = _moved(monotonic_alignment(left, right, score), score, right)
         for i, rule in enumerate(left):
             assert rule.number is not None
             if i in matches:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from corpus.layouts.base import TRANSLATOR_NOTE
 from corpus.numbers import RULE_NUMBER, SUBRULE_LETTERS, cited_numbers, sort_key
 from corpus.records import Record
-from corpus.terms import list_items, parenthesized_terms
+from corpus.term_learning import list_items, parenthesized_pairs
 from corpus.text import fold
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def translation_problems(
         problems.append(Problem(record.source, number, check, message))
 
     english_text = fold(english.text)
-    named = [t.english for t in parenthesized_terms(record)]
+    named = [p.english for p in parenthesized_pairs(record)]
     missing = [name for name in named if fold(name) not in english_text]
     if missing:
         add("names", f"English names not in English {english.number}: {', '.join(missing)}")

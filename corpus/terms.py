@@ -1,21 +1,26 @@
 """The term base: English concepts and their Italian, French and Spanish terms, with sources.
 
-Sources: the word list derived from MTGJSON (scripts/derive-terms), a small curated file, the
-mechanics table, and the English names the Italian CR prints in parentheses ("Clue (Indizio)")."""
+Most terms are learned from the library's parallel text at build time (corpus/term_learning.py);
+a small curated file holds what cannot be learned, and the mechanics table names the set
+mechanics. A term matches a text only where its words are written alike: inflected, never
+merely stemmed alike (corpus/inflection.py)."""
 
 from __future__ import annotations
 
 import csv
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from pathlib import Path
 
-from corpus.dates import in_effect
+from corpus.following import Following
+from corpus.inflection import inflected_alike
 from corpus.mechanics import mechanics
 from corpus.records import Record
+from corpus.term_learning import Learned, concept_name, english_key, learn, tokens
 from corpus.text import fold
 
 
@@ -26,6 +31,8 @@ class Term:
     term: str
     source: str
     period: str | None = None
+    count: int = 0  # learned: times the aligned text pairs them
+    confidence: float | None = None  # learned: their share of the English term's occurrences
 
 
 def _rows(name: str) -> list[list[str]]:
@@ -39,9 +46,20 @@ def _rows(name: str) -> list[list[str]]:
 
 @cache
 def static_terms() -> tuple[Term, ...]:
+    """What the library's own parallel text may not teach: pairs learned offline from MTGJSON
+    card text (scripts/derive-terms), the curated rows and the mechanics table."""
     terms = []
-    for english, lang, term, _field, cards, _dice, sets in _rows("terms-mtgjson.tsv")[1:]:
-        terms.append(Term(english, lang, term, f"MTGJSON {sets} ({cards} cards)"))
+    for english, lang, term, count, confidence in _rows("terms-mtgjson.tsv")[1:]:
+        terms.append(
+            Term(
+                english,
+                lang,
+                term,
+                f"learned from MTGJSON card text: {count} aligned lines",
+                count=int(count),
+                confidence=float(confidence),
+            )
+        )
     for english, lang, term, period, source in _rows("terms-curated.tsv"):
         terms.append(
             Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
@@ -52,96 +70,6 @@ def static_terms() -> tuple[Term, ...]:
     return tuple(terms)
 
 
-# "Clue (Indizio)", "Equipment (Equipaggiamento, vedi regola 301.5)", "Avventura (Adventure)".
-_PAIR = re.compile(
-    r"(?P<outer>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) \((?P<inner>[A-Z][\w'’ -]*?)(?:,[^()]*)?\)"
-)
-_VOWELS = tuple("aeiouàèéìòù")
-
-
-def parenthesized_terms(record: Record) -> list[Term]:
-    """English names the translated CR prints beside its own, in either order.
-
-    Within one list the same order holds; the side whose words end in vowels more often is
-    the Italian (Statuetta, Sangue, Indizio against Bobblehead, Blood, Clue)."""
-    if record.lang != "it" or record.kind != "rule":
-        return []
-    pairs = [(m["outer"], m["inner"]) for m in _PAIR.finditer(record.text)]
-    pairs = [(a, b) for a, b in pairs if a.lower() != b.lower()]
-    if not pairs:
-        return []
-
-    def vowel_share(words: Iterable[str]) -> float:
-        words = list(words)
-        return sum(w.lower().endswith(_VOWELS) for w in words) / max(len(words), 1)
-
-    list_english_first = vowel_share(a for a, _ in pairs) <= vowel_share(b for _, b in pairs)
-    source = f"{record.source} {record.number} (parentheses)"
-    terms = []
-    for a, b in pairs:
-        a_share, b_share = vowel_share(a.split()), vowel_share(b.split())
-        # A pair overrides its list's order only when it is unmistakable (Undercity against
-        # Sottocittà); Powerstone against Pietra del Potere follows the list.
-        clear = {a_share, b_share} == {0.0, 1.0}
-        english_first = a_share < b_share if clear else list_english_first
-        english, italian = (a, b) if english_first else (b, a)
-        terms.append(Term(english, "it", italian, source))
-    return terms
-
-
-# A list at the end of a rule: "I tipi di carta sono artefatto, battaglia, ... e vanguard."
-_LIST_INTRO = re.compile(r"(?:\b(?:sono|are|sont|son)\b|:)\s+(?P<items>[^:]+?)\.?\s*$")
-_LAST_ITEM = re.compile(r",?\s+(?:e|ed|and|et|y|o|or|ou)\s+(?=[^,]+$)")
-
-
-def list_items(text: str) -> list[str]:
-    """The items of the first enumeration in a rule ("... sono: a, b, c e d."), or []."""
-    for sentence in re.sub(r"\([^)]*\)", "", text).split(". "):
-        match = _LIST_INTRO.search(sentence)
-        if not match:
-            continue
-        items = [i.strip(' ."“”«»') for i in _LAST_ITEM.sub(", ", match["items"]).split(",")]
-        if len(items) >= 3 and all(i and len(i.split()) <= 4 for i in items):
-            return items
-    return []
-
-
-def enumeration_terms(
-    records: list[Record], numbered_like: Mapping[str, str] | None = None
-) -> list[Term]:
-    """A translated rule's list and its English counterpart's, item by item, when both have
-    the same number of items (Italian 205.2a card types against English 205.2a). The
-    counterpart is in the edition in effect at the translation's date, or, for an undated
-    document, the edition its numbering follows (`numbered_like`: source -> edition)."""
-    numbered_like = numbered_like or {}
-    english: dict[str, list[Record]] = {}
-    for record in records:
-        if record.lang == "en" and record.kind == "rule" and record.number:
-            english.setdefault(record.number, []).append(record)
-    terms: list[Term] = []
-    for record in records:
-        if record.lang == "en" or record.kind != "rule" or record.align.method != "number":
-            continue
-        candidates = {r.edition: r for r in english.get(record.key, []) if r.edition}
-        follows = numbered_like.get(record.source) if record.edition is None else None
-        follows = (
-            follows if follows in candidates else in_effect(sorted(candidates), record.edition)
-        )
-        if follows is None:
-            continue
-        counterpart = candidates[follows]
-        mine, theirs = list_items(record.text), list_items(counterpart.text)
-        if not mine or len(mine) != len(theirs):
-            continue
-        source = f"aligned lists: {record.source} {record.number} / {counterpart.source}"
-        terms.extend(
-            Term(concept_name(en), record.lang, item, source)
-            for item, en in zip(mine, theirs, strict=True)
-            if item.lower() != en.lower()
-        )
-    return terms
-
-
 _WORD = re.compile(r"\w+")
 LANGS = ("it", "fr", "es", "en")
 
@@ -150,6 +78,38 @@ def stems(text: str, lang: str) -> list[str]:
     """Folded, stemmed content words (no articles or prepositions), as the term base compares
     them: "tipo di terra" and "tipos de tierra" both have two."""
     return [stem for stem, _ in content_words(text, lang)]
+
+
+def unlearned(curated: Iterable[Term], learned: Sequence[Term]) -> list[Term]:
+    """The curated rows the learned ones do not reproduce (same language, same English term,
+    the same words inflected): a curated row is for what the library cannot teach."""
+    known: dict[tuple[str, str], list[str]] = {}
+    for term in learned:
+        known.setdefault((term.lang, english_key(tokens(term.english))), []).append(term.term)
+
+    def reproduced(row: Term) -> bool:
+        words = row.term.lower().split()
+        return any(
+            len(words) == len(other.split())
+            and all(
+                inflected_alike(a, b, row.lang) for a, b in zip(words, other.split(), strict=True)
+            )
+            for other in known.get((row.lang, english_key(tokens(row.english))), ())
+        )
+
+    return [row for row in curated if row.source == "mechanics table" or not reproduced(row)]
+
+
+def learned_term(learned: Learned) -> Term:
+    where = "; ".join(learned.sources)
+    return Term(
+        learned.english,
+        learned.lang,
+        learned.term,
+        f"learned: {learned.count} aligned pairs ({where})",
+        count=learned.count,
+        confidence=learned.confidence,
+    )
 
 
 def content_words(text: str, lang: str) -> list[tuple[str, str]]:
@@ -184,11 +144,6 @@ def _stem(word: str, lang: str) -> str:
     return stemmer_for_language(lang)(fold(word))
 
 
-def concept_name(english: str) -> str:
-    """Common nouns in lower case (forest = Forest); proper names and mechanics keep theirs."""
-    return english if english[:1].isupper() and " " in english else english.lower()
-
-
 class TermBase:
     """English concept <-> terms in each language, matched on stemmed words."""
 
@@ -200,30 +155,41 @@ class TermBase:
         strong, weak = tuple(terms), tuple(dict.fromkeys(weak))
         self.strong, self.weak = strong, weak
         self.terms = strong + weak
+        # (language, stems) -> the concepts of that key, each with the words of its term as
+        # written: a text or query names a concept only when written like its term.
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
-        self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, ...]]] = {}
+        self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
         for group in (strong, weak):
             additions: dict[tuple[str, tuple[str, ...]], set[str]] = {}
             for term in group:
                 words = content_words(term.term, term.lang)
                 key = (term.lang, tuple(stem for stem, _ in words))
                 if key[1] and len(key[1]) <= self.MAX_WORDS and key not in self._by_stems:
-                    additions.setdefault(key, set()).add(concept_name(term.english))
-                    self._written.setdefault(key, set()).add(tuple(w for _, w in words))
+                    concept = concept_name(term.english)
+                    additions.setdefault(key, set()).add(concept)
+                    self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
             self._by_stems.update(additions)
         for concepts in list(self._by_stems.values()):
             for concept in concepts:
-                self._by_stems.setdefault(("en", tuple(stems(concept, "en"))), set()).add(concept)
+                words = content_words(concept, "en")
+                key = ("en", tuple(stem for stem, _ in words))
+                if not key[1]:
+                    continue  # only function words ("all")
+                self._by_stems.setdefault(key, set()).add(concept)
+                self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
 
     @classmethod
     def from_records(
-        cls, records: Iterable[Record], numbered_like: Mapping[str, str] | None = None
+        cls,
+        records: Sequence[Record],
+        follows: Mapping[str, Following] | None = None,
+        cache: Path | None = None,
     ) -> TermBase:
-        """Static terms, names in parentheses and aligned lists; `numbered_like`: the English
-        edition each undated translation follows by its numbering."""
-        records = list(records)
-        found = [t for record in records for t in parenthesized_terms(record)]
-        return cls(static_terms(), [*found, *enumeration_terms(records, numbered_like)])
+        """The curated terms and those learned from the records' parallel text. `follows`:
+        source -> the English edition a translation follows (corpus.following); `cache`:
+        where learned terms are kept (see term_learning.learn)."""
+        learned = [learned_term(t) for t in learn(records, follows or {}, cache)]
+        return cls([*unlearned(static_terms(), learned), *learned])
 
     def to_json(self) -> str:
         return json.dumps(
@@ -245,19 +211,24 @@ class TermBase:
         for start, word in enumerate(words):
             for key in starts.get((lang, word), ()):  # the terms that begin with this word
                 end = start + len(key)
-                if tuple(words[start:end]) == key and self._is_written(
-                    lang, key, [w for _, w in written[start:end]]
-                ):
-                    found.extend(sorted(self._by_stems[lang, key]))
+                if tuple(words[start:end]) == key:
+                    found.extend(sorted(self._written_as(lang, key, written[start:end])))
         return found
 
-    def _is_written(self, lang: str, key: tuple[str, ...], words: list[str]) -> bool:
-        forms = self._written.get((lang, key))
-        if not forms:
-            return True
-        return any(
-            all(written_alike(w, t) for w, t in zip(words, form, strict=True)) for form in forms
-        )
+    def _written_as(
+        self, lang: str, key: tuple[str, ...], written: Sequence[tuple[str, str]]
+    ) -> set[str]:
+        """The concepts of a key whose term the words are: each word an inflection of the
+        term's (not "deserter" for "desert"), with no accent the term lacks."""
+        words = [w for _, w in written]
+        return {
+            concept
+            for concept, form in self._written.get((lang, key), ())
+            if all(
+                inflected_alike(w, t, lang) and written_alike(w, t)
+                for w, t in zip(words, form, strict=True)
+            )
+        }
 
     @cache  # noqa: B019 - one term base per build, kept for its lifetime
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
@@ -278,10 +249,15 @@ class TermBase:
         """The concepts a whole word or phrase of one language names (as concepts_in finds
         them in a text: by stems, written alike)."""
         written = content_words(phrase, lang)
-        key = tuple(stem for stem, _ in written)
-        if not self._is_written(lang, key, [word for _, word in written]):
-            return set()
-        return self._by_stems.get((lang, key), set())
+        return self._written_as(lang, tuple(stem for stem, _ in written), written)
+
+    def named_by(self, phrase: str) -> set[str]:
+        """The English concepts a whole word or phrase names, in any language."""
+        return self.english_for(phrase) | self._english(phrase)
+
+    def languages_of(self, word: str) -> set[str]:
+        """The translated languages in which a word is (part of) a term."""
+        return {lang for lang in ("it", "fr", "es") if self._named(lang, word)}
 
     def lookup(self, phrase: str) -> list[Term]:
         """Every term of the concepts a word or phrase names, in any language."""

@@ -220,13 +220,14 @@ def _build_in_full(
     from corpus.align import with_terms
     from corpus.alignment import align_documents
     from corpus.following import edition_numbers, followings
+    from corpus.term_learning import learning_records
     from corpus.terms import TermBase
-    from indexer.state import BuildState, by_source, chunk, references_for, write_chunks
+    from indexer.state import BuildState, by_source, chunk, write_chunks
 
     raw = list(library.records(loaded.documents))
     follows = followings(raw)
-    numbered_like = {s: f.edition for s, f in follows.items() if f.method == "numbering"}
-    termbase = TermBase.from_records(raw, numbered_like)
+    learning = learning_records(raw, follows)
+    termbase = TermBase.from_records(learning, follows, cache=home / "cache")
     records = align_documents(with_terms(raw, termbase), follows)
     translated_raw = [r for r in raw if r.lang != "en"]
     english: dict[str, list[str]] = {}
@@ -236,7 +237,7 @@ def _build_in_full(
     saved = BuildState(
         translated_raw=translated_raw,
         translated=[r for r in records if r.lang != "en"],
-        references=references_for(translated_raw, raw, numbered_like),
+        references=[r for r in learning if r.lang == "en"],
         english=english,
         termbase=termbase.to_json(),
         numbers=edition_numbers(raw),

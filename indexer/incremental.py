@@ -33,7 +33,7 @@ from indexer.build import (
 from indexer.integrity import checksums
 from indexer.masks import OUTDATED, write_outdated
 from indexer.sidestore import Membership
-from indexer.state import STATE, BuildState, by_source, chunk, references_for, write_chunks
+from indexer.state import STATE, BuildState, by_source, chunk, write_chunks
 from indexer.store import TERMBASE, VOCABULARY, index_root, records_path, write_current
 
 if TYPE_CHECKING:
@@ -73,13 +73,14 @@ def add_editions(
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
     if _numbering_moves(saved, numbers):
         return None  # a translation now follows another edition by its numbering
-    numbered_like = saved.numbered_like
-    references = _in_library_order(
-        saved.references + references_for(saved.translated_raw, new_raw, numbered_like)
-    )
-    termbase = TermBase.from_records(
-        _in_library_order(saved.translated_raw + references), numbered_like
-    )
+    follows = followings(saved.translated_raw, numbers)
+    references = [
+        r
+        for r in _in_library_order(saved.references + new_raw)
+        if r.edition in {f.edition for f in follows.values()}
+    ]
+    learning = _in_library_order(saved.translated_raw + references)
+    termbase = TermBase.from_records(learning, follows, cache=home / "cache")
     if termbase.to_json() != saved.termbase:
         return None  # every record's terms could change
 

@@ -22,7 +22,7 @@ STATE = "state.pickle"
 class BuildState:
     translated_raw: list[Record]  # every non-English record as parsed, in library order
     translated: list[Record]  # the same records as indexed (terms, aligned keys)
-    references: list[Record]  # English rules numbered like a translated key (as parsed)
+    references: list[Record]  # the English editions the translations follow (as parsed)
     english: dict[str, list[str]]  # English edition -> the documents that carry it
     termbase: str  # the JSON of the term base the records' terms came from
     offsets: dict[str, tuple[int, int]] = field(default_factory=dict)  # source -> bytes
@@ -45,27 +45,6 @@ class BuildState:
         except Exception:  # missing or from older code: the caller builds in full
             return None
         return state if isinstance(state, cls) else None
-
-
-def references_for(
-    translated: Iterable[Record], english: Iterable[Record], numbered_like: dict[str, str]
-) -> list[Record]:
-    """The English rules a term base can pair with translated rules: those of the same number
-    (for a translation that follows an edition by its numbering, in that edition only)."""
-    keys: set[str] = set()
-    pinned: set[tuple[str, str]] = set()
-    for record in translated:
-        if record.source in numbered_like:
-            pinned.add((numbered_like[record.source], record.key))
-        else:
-            keys.add(record.key)
-    return [
-        r
-        for r in english
-        if r.lang == "en"
-        and r.kind == "rule"
-        and (r.number in keys or (r.edition or "", r.number or "") in pinned)
-    ]
 
 
 def chunk(records: Iterable[Record]) -> bytes:

@@ -1,10 +1,19 @@
 #!/usr/bin/env python3
-"""Derive the MTGJSON part of the term base: English type-line and keyword words aligned with
-their Italian, French and Spanish equivalents by co-occurrence over every card of the set files.
+"""Derive the MTGJSON part of the term base from the MTGJSON set files.
 
-Usage: scripts/derive-terms [MTGJSON_DIR] > corpus/data/terms-mtgjson.tsv
-(default MTGJSON_DIR: ../shared/data/terms/mtgjson). The set files are third-party data and are
-never committed; the derived word list (facts: which word translates which) is.
+1. corpus/data/mtgjson-lines.tsv: each card's English type line and keyword line beside its
+   Italian, French and Spanish printings ("Creature — Human Wizard" / "Creatura — Umano Mago",
+   "Flying, deathtouch" / "Volare, tocco letale"), one row per distinct pair. The term base
+   learns from these lines at build time (corpus/term_learning.py).
+2. corpus/data/terms-mtgjson.tsv: term pairs learned here, with the same learner, from the
+   cards' rules text line by line ("Return target creature card from your graveyard" /
+   "Fai tornare una carta creatura bersaglio dal tuo cimitero"), for the English terms an
+   English CR names (its glossary headwords and headings). Only the pairs are kept (which
+   term translates which, how often): the card text is not.
+
+Usage: scripts/derive-terms [MTGJSON_DIR] [ENGLISH_CR]
+(defaults: ../shared/data/terms/mtgjson and the newest ../shared/data/cr/en/*.txt). The set
+files and the CR are third-party data and are never committed; the derived files are.
 """
 
 from __future__ import annotations
@@ -15,54 +24,61 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from whoosh.lang import stemmer_for_language
+from corpus.ingest import ingest_bytes
+from corpus.term_learning import Pair, english_terms, extract, word_links
+
+DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
 
 LANGS = {"Italian": "it", "French": "fr", "Spanish": "es"}
-WORD = re.compile(r"[^\W\d_][\w'’-]*")
-# Words that only glue a type line together ("Créature : oiseau et soldat").
-GLUE = {"et", "y", "e", "de", "del", "di", "du", "des", "le", "la", "el", "il", "lo", "the", "of"}
-MIN_CARDS = 2
-MIN_DICE = 0.5
+REMINDER = re.compile(r"\s*\([^()]*\)")
 
 
-STEMMERS = {lang: stemmer_for_language(lang) for lang in ("en", "it", "fr", "es")}
-SURFACE: dict[tuple[str, str], Counter[str]] = {}
+def keyword_line(text: str | None, keywords: set[str]) -> str | None:
+    """The card's first line when it holds only keywords ("Flying, deathtouch"), else None."""
+    first = REMINDER.sub("", (text or "").split("\n")[0]).strip()
+    items = [i.strip().lower() for i in first.split(",")]
+    return first if first and all(i in keywords for i in items) else None
 
 
-def words(text: str, lang: str = "en") -> set[str]:
-    """Stems of a line's words (leggendario and leggendaria are one), remembering the forms."""
-    out = set()
-    for word in WORD.findall(text):
-        word = word.lower()
-        if word in GLUE:
-            continue
-        stem = STEMMERS[lang](word) if lang != "en" else word
-        SURFACE.setdefault((lang, stem), Counter())[word] += 1
-        out.add(stem)
-    return out
-
-
-def keyword_line(text: str) -> str:
-    first = (text or "").split("\n")[0]
-    return re.sub(r"\(.*?\)", "", first)
-
-
-def pairs(card: dict) -> list[tuple[str, str, set[str], set[str]]]:
-    """(lang, field, English words, foreign words) for the card's type line and keyword line."""
+def lines(card: dict) -> list[tuple[str, str, str, str]]:
+    """(lang, field, English line, foreign line) for the card's type line and keyword line."""
     out = []
-    keywords = {k.lower() for k in card.get("keywords", []) if " " not in k}
-    english_first = words(keyword_line(card.get("text", "")))
+    keywords = {k.lower() for k in card.get("keywords", [])}
+    english_keywords = keyword_line(card.get("text"), keywords)
     for foreign in card.get("foreignData", []):
         lang = LANGS.get(foreign.get("language", ""))
         if not lang:
             continue
-        out.append(
-            (lang, "type", words(card.get("type", "")), words(foreign.get("type", ""), lang))
-        )
-        if keywords and english_first and english_first <= keywords:
-            foreign_first = words(keyword_line(foreign.get("text", "")), lang)
-            out.append((lang, "keyword", english_first, foreign_first))
+        if card.get("type") and foreign.get("type"):
+            out.append((lang, "type", card["type"], foreign["type"]))
+        if english_keywords and foreign.get("text"):
+            first = REMINDER.sub("", foreign["text"].split("\n")[0]).strip()
+            if first.count(",") == english_keywords.count(","):
+                out.append((lang, "keyword", english_keywords, first))
     return out
+
+
+def text_pairs(card: dict) -> list[Pair]:
+    """The card's rules text, line by line, beside each printing's (when as many lines)."""
+    english = [REMINDER.sub("", line).strip() for line in (card.get("text") or "").split("\n")]
+    pairs = []
+    for foreign in card.get("foreignData", []):
+        lang = LANGS.get(foreign.get("language", ""))
+        theirs = [
+            REMINDER.sub("", line).strip() for line in (foreign.get("text") or "").split("\n")
+        ]
+        if lang and len(theirs) == len(english):
+            pairs.extend(
+                Pair(lang, a, b, "MTGJSON card text")
+                for a, b in zip(english, theirs, strict=True)
+                if a and b
+            )
+    return pairs
+
+
+def english_cr_terms(path: Path) -> dict[str, str]:
+    document = ingest_bytes(path.read_bytes(), path.name)
+    return english_terms(document.records, [])
 
 
 def main() -> None:
@@ -70,42 +86,40 @@ def main() -> None:
     files = sorted(folder.glob("*.json"))
     if not files:
         sys.exit(f"no MTGJSON set files in {folder}; give the folder that holds them")
-    english: Counter[tuple[str, str, str]] = Counter()
-    foreign: Counter[tuple[str, str, str]] = Counter()
-    both: Counter[tuple[str, str, str, str]] = Counter()
+    crs = sorted(Path("../shared/data/cr/en").glob("*.txt"))
+    cr = Path(sys.argv[2]) if len(sys.argv) > 2 else (crs[-1] if crs else None)
+    if cr is None or not cr.is_file():
+        sys.exit("no English CR; give one as the second argument")
+    cards: Counter[tuple[str, str, str, str]] = Counter()
     sets: dict[tuple[str, str, str, str], set[str]] = {}
+    texts: list[Pair] = []
     for path in files:
         data = json.loads(path.read_text("utf-8"))["data"]
         for card in data["cards"]:
-            for lang, field, en_words, fo_words in pairs(card):
-                for e in en_words:
-                    english[lang, field, e] += 1
-                for f in fo_words:
-                    foreign[lang, field, f] += 1
-                for e in en_words:
-                    for f in fo_words:
-                        both[lang, field, e, f] += 1
-                        sets.setdefault((lang, field, e, f), set()).add(data["code"])
-    print("english\tlang\tterm\tfield\tcards\tdice\tsets")
-    scored = {
-        key: 2 * count / (english[key[:3]] + foreign[key[0], key[1], key[3]])
-        for key, count in both.items()
-        if count >= MIN_CARDS
-    }
-    # Competitive linking: a foreign word translates only the English word it fits best.
-    best: dict[tuple[str, str, str], float] = {}
-    for (lang, field, _e, f), dice in scored.items():
-        best[lang, field, f] = max(best.get((lang, field, f), 0.0), dice)
-    rows = []
-    for (lang, field, e, f), dice in scored.items():
-        if dice >= MIN_DICE and dice >= best[lang, field, f]:
-            cards = both[lang, field, e, f]
-            where = ",".join(sorted(sets[lang, field, e, f]))
-            for form, seen in SURFACE[lang, f].most_common():
-                if seen >= MIN_CARDS:
-                    rows.append((e, lang, form, field, cards, round(dice, 3), where))
-    for row in sorted(rows):
-        print("\t".join(str(v) for v in row))
+            for row in lines(card):
+                cards[row] += 1
+                sets.setdefault(row, set()).add(data["code"])
+            texts.extend(text_pairs(card))
+    with open(DATA / "mtgjson-lines.tsv", "w", encoding="utf-8") as out:
+        out.write("lang\tfield\tenglish\tforeign\tcards\tsets\n")
+        for row in sorted(cards):
+            out.write("\t".join((*row, str(cards[row]), ",".join(sorted(sets[row])))) + "\n")
+    terms = english_cr_terms(cr)
+    for pair in texts:
+        if pair.lang == "en":
+            continue
+    learned = []
+    for lang in ("it", "fr", "es"):
+        mine = [p for p in texts if p.lang == lang]
+        learned.extend(extract(mine, word_links(mine), terms))
+    with open(DATA / "terms-mtgjson.tsv", "w", encoding="utf-8") as out:
+        out.write(
+            f"# Learned by scripts/derive-terms from {len(texts)} card text lines of "
+            f"{', '.join(p.stem for p in files)}, for the terms of {cr.name}.\n"
+        )
+        out.write("english\tlang\tterm\tcount\tconfidence\n")
+        for t in learned:
+            out.write(f"{t.english}\t{t.lang}\t{t.term}\t{t.count}\t{t.confidence}\n")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,13 @@
 #!/usr/bin/env python3
 """Run a query file (the format of ../shared/eval/dev-queries.tsv) through `mtgrules search
---json`; print each miss and `passed N/M`. Exit 1 when any query misses.
+--json`; print each miss, `passed N/M`, and hit@1, hit@3 and MRR per language and per tag.
+Exit 1 when any query misses.
+
+An expectation is ';'-separated items that must all be among the records of the top k results;
+an item may offer alternatives with '|' (`en:704|en:704.3`: the section or its rule).
+A query's rank is the first result by which every item is met; hit@1 and hit@3 count ranks 1
+and up to 3, MRR averages 1/rank over the first 10 results (0 beyond). The language of a
+query is its tag's first part (`es-question`: es).
 
 The development queries are about the embedded corpus, so by default they run in a fresh
 temporary MTGRULES_HOME (the four seeds only); `--library` runs them against yours."""
@@ -12,15 +19,33 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections import defaultdict
 from pathlib import Path
+
+DEPTH = 10  # results looked at for the rank
 
 
 def satisfied(item: str, records: list[dict]) -> bool:
+    return any(_one(option, records) for option in item.split("|"))
+
+
+def _one(item: str, records: list[dict]) -> bool:
     if "~" in item and (":" not in item or item.index("~") < item.index(":")):
         lang, text = item.split("~", 1)
         return any(r["lang"] == lang and text.lower() in r["text"].lower() for r in records)
     lang, number = item.split(":", 1)
     return any(r["lang"] == lang and r["number"] == number for r in records)
+
+
+def rank(expect: str, results: list[dict]) -> int | None:
+    """The first result count by which every item is met, or None."""
+    items = expect.split(";")
+    records: list[dict] = []
+    for position, result in enumerate(results[:DEPTH], start=1):
+        records.extend(result["records"])
+        if all(satisfied(item, records) for item in items):
+            return position
+    return None
 
 
 def main() -> int:
@@ -44,26 +69,37 @@ def evaluate(path: Path) -> int:
         return 2
     mtgrules = Path(__file__).resolve().parent / "mtgrules"
     total = passed = 0
+    ranks: dict[str, list[int | None]] = defaultdict(list)
     for line in path.read_text("utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        qid, query, k, expect, *_ = line.split("\t")
+        qid, query, k, expect, *rest = line.split("\t")
+        tag = rest[0] if rest else "-"
         total += 1
         run = subprocess.run(
-            [str(mtgrules), "search", "--json", "--limit", k, query],
+            [str(mtgrules), "search", "--json", "--limit", str(max(int(k), DEPTH)), query],
             capture_output=True,
             text=True,
             check=False,
         )
-        results = json.loads(run.stdout)["results"] if run.stdout.strip() else []
-        records = [r for result in results[: int(k)] for r in result["records"]]
-        missing = [item for item in expect.split(";") if not satisfied(item, records)]
-        if missing:
+        results = json.loads(run.stdout).get("results", []) if run.stdout.strip() else []
+        found = rank(expect, results)
+        for group in {f"lang {tag.split('-')[0]}", f"tag {tag}", "all"}:
+            ranks[group].append(found)
+        if found is None or found > int(k):
             got = ", ".join(result["key"] for result in results[: int(k)]) or "nothing"
-            print(f"MISS {qid} {query!r}: expected {'; '.join(missing)}; got {got}")
+            print(f"MISS {qid} {query!r}: expected {expect}; got {got}")
         else:
             passed += 1
     print(f"passed {passed}/{total}")
+    print(f"{'group':<24} {'n':>4} {'hit@1':>6} {'hit@3':>6} {'MRR':>6}")
+    for group in sorted(ranks, key=lambda g: (g == "all", g)):
+        found = ranks[group]
+        n = len(found)
+        hit1 = sum(r == 1 for r in found) / n
+        hit3 = sum(r is not None and r <= 3 for r in found) / n
+        mrr = sum(1 / r for r in found if r is not None) / n
+        print(f"{group:<24} {n:>4} {hit1:>6.2f} {hit3:>6.2f} {mrr:>6.2f}")
     return 0 if passed == total else 1
 
 

@@ -43,18 +43,28 @@ def fields_for(lang: str) -> tuple[str, ...]:
 
 # The words of a question, in each language: "how does warp work", "come funziona la
 # curvatura", "comment fonctionne", "cómo funciona". They say what is asked, not about what.
-QUESTION_WORDS = frozenset(
-    (
+QUESTION_WORDS_BY_LANG = {
+    "en": frozenset((
         "how", "what", "when", "where", "which", "who", "why", "does", "do", "did", "is", "are",
         "can", "could", "work", "works", "happen", "happens", "mean", "means", "explain",
+        "should", "would", "if", "many", "much",
+    )),
+    "it": frozenset((
         "come", "cosa", "che", "quando", "dove", "quale", "quali", "perché", "perche",
-        "funziona", "funzionano", "succede", "significa",
+        "funziona", "funzionano", "succede", "significa", "quanti", "quante", "posso", "può",
+        "puo", "si", "se",
+    )),
+    "fr": frozenset((
         "comment", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles", "pourquoi",
-        "fonctionne", "marche", "signifie", "passe",
+        "fonctionne", "marche", "signifie", "passe", "combien", "peut", "est-ce", "qu'est-ce",
+        "si", "se",
+    )),
+    "es": frozenset((
         "cómo", "como", "qué", "que", "cuándo", "cuando", "dónde", "donde", "cuál", "cuáles",
-        "cuales", "funciona", "pasa",
-    )
-)  # fmt: skip
+        "cuales", "funciona", "pasa", "cuántos", "cuántas", "puedo", "puede", "si", "se",
+    )),
+}  # fmt: skip
+QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
 
 
 def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
@@ -70,15 +80,23 @@ def _common(token: str, stop: Callable[[str], bool]) -> bool:
 
 
 def build(
-    text: str, translations: Translations, stop: Callable[[str], bool], every_word: bool = True
+    text: str,
+    translations: Translations,
+    stop: Callable[[str], bool],
+    every_word: bool = True,
+    languages: tuple[str, ...] = (),
 ) -> tuple[Any, list[str]]:
     """The Whoosh query of a plain query, and the words it searches (for highlighting). With
-    `every_word` False, any of the words (ranked by how many and how rare)."""
+    `every_word` False, any of the words (ranked by how many and how rare). `languages`: the
+    query's language when known; its words are then searched as typed in that language's text
+    only (French "partie" is not English "party"), and elsewhere through their translations."""
     from whoosh.query import And, Or
 
     from indexer.schema import INDEX_LANGS, text_field
 
-    every_field = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
+    every_field = [f for lang in (languages or INDEX_LANGS) for f in fields_for(lang)]
+    if not languages:
+        every_field = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
     tokens = content_tokens(text, stop)
     groups = []
     for token in tokens:

@@ -174,7 +174,7 @@ class Engine:
         text = without_question_marks(validate(text))
         self.missing, self.partial = [], False
         languages = self.query_languages(text)
-        query, matched = self.query(text)
+        query, matched = self.query(text, tuple(languages))
         found = self._filter(filters)
         # A key is ranked on the text it shows: English as of the newest edition, unless an
         # edition is asked for (--edition) or all of them (--all-editions).
@@ -187,8 +187,11 @@ class Engine:
             # how many and how rare, and which words were found nowhere.
             words = builder.content_tokens(text, is_stop_word)
             if len(words) > 1:
-                self.missing, self.partial = [w for w in words if not self._finds(w)], True
-                query, matched = builder.build(text, self.translations, is_stop_word, False)
+                self.missing = [w for w in words if not self._finds(w, tuple(languages))]
+                self.partial = True
+                query, matched = builder.build(
+                    text, self.translations, is_stop_word, False, tuple(languages)
+                )
                 hits = self.searcher.search(
                     query, limit=max(200, limit * 20), filter=found, mask=hidden or None
                 )
@@ -199,10 +202,14 @@ class Engine:
             # Evidence in the query's own language counts fully; a translation's match less.
             weight = 1.0 if not languages or langs[docnum] in languages else OTHER_LANGUAGE_WEIGHT
             best[key] = max(best.get(key, 0.0), score * weight)
-        # A query that names a key or a heading exactly ("Station", "Supertipi") asks for it.
-        named = fold(text.strip().strip('"'))
-        named_keys = {key for key in best if fold(key) == named}
-        headed = {result_key(key) for key in self.versions.headed(named)}
+        # A query that names a key or a heading exactly ("Station", "Supertipi"), or a concept
+        # in any language ("azione generata dallo stato": State-Based Actions), asks for it:
+        # the concept's own section and definition outrank the rules that mention it.
+        named = {fold(text.strip().strip('"'))}
+        for concept in self.termbase.named_by(text.strip().strip('"')):
+            named |= {fold(concept), fold(plural(concept))}
+        named_keys = {key for key in best if fold(key) in named}
+        headed = {result_key(key) for name in named for key in self.versions.headed(name)}
         named_keys |= headed & set(best)
         for key in named_keys:
             best[key] *= EXACT_NAME_BONUS
@@ -212,22 +219,22 @@ class Engine:
         self._fill(results, filters)
         return results, set(matched)
 
-    def _finds(self, word: str) -> bool:
+    def _finds(self, word: str, languages: tuple[str, ...] = ()) -> bool:
         from search import builder
 
         try:
-            query, _ = builder.build(word, self.translations, is_stop_word)
+            query, _ = builder.build(word, self.translations, is_stop_word, True, languages)
         except QueryError:
             return False
         return bool(self.searcher.search(query, limit=1).top_n)
 
-    def query(self, text: str) -> tuple[Any, list[str]]:
+    def query(self, text: str, languages: tuple[str, ...] = ()) -> tuple[Any, list[str]]:
         """The Whoosh query and the words it searches: built directly for words and phrases,
         parsed when the query has operators."""
         from search import builder
 
         if builder.is_plain(text):
-            return builder.build(text, self.translations, is_stop_word)
+            return builder.build(text, self.translations, is_stop_word, True, languages)
         query = self.parse(text)
         return query, sorted({w for _, w in query.iter_all_terms() if isinstance(w, str)})
 
@@ -277,10 +284,24 @@ class Engine:
         from indexer.analyzers import analyzer
         from indexer.schema import INDEX_LANGS, text_field
 
+        from corpus.languages import LANGUAGES
+        from search.builder import QUESTION_WORDS_BY_LANG
+
         reader = self.searcher.reader()
         votes: dict[str, int] = {}
         for word in re.findall(r"[^\W\d_][\w'’-]*", text):
             if word in OPERATORS:
+                continue
+            lower = word.lower()
+            # Question and function words that belong to one language only ("comment", "gli").
+            marked = {
+                code
+                for code, language in LANGUAGES.items()
+                if lower in language.marker_words or lower in QUESTION_WORDS_BY_LANG[code]
+            }
+            if len(marked) == 1:
+                (lang,) = marked
+                votes[lang] = votes.get(lang, 0) + 1
                 continue
             present = {
                 lang
@@ -292,6 +313,7 @@ class Engine:
             }
             if self.termbase.names_english_concept(word):
                 present.add("en")  # English even when no English text is loaded
+            present |= self.termbase.languages_of(word)  # "joueur": a French term
             if len(present) == 1:
                 (lang,) = present
                 votes[lang] = votes.get(lang, 0) + 1
@@ -320,7 +342,7 @@ class Engine:
         found: set[tuple[str, str]] = set()
         for term in self.termbase.lookup(word):
             found.update((("en", term.english), (term.lang, term.term)))
-        return {(lang, t) for lang, t in found if len(t.split()) <= 3}
+        return {(lang, t) for lang, t in found if len(t.split()) <= 5}
 
     def rules_using(self, concept: str, limit: int = 20) -> list[str]:
         """Keys of the records that mention an English concept, most mentions first: English
@@ -381,6 +403,13 @@ def stop_words() -> frozenset[str]:
     from indexer.schema import INDEX_LANGS
 
     return frozenset(word for lang in INDEX_LANGS for word in language_stop_words(lang))
+
+
+def plural(name: str) -> str:
+    """"state-based action" -> "state-based actions", "ability" -> "abilities" (headings)."""
+    if name.endswith("y") and name[-2:-1] not in "aeiou":
+        return name[:-1] + "ies"
+    return name if name.endswith("s") else name + "s"
 
 
 def is_stop_word(word: str) -> bool:

@@ -1,0 +1,46 @@
+"""When two written words are one word of a language, inflected: "leggendario" and "leggendari",
+"actions" and "action", but not "magia" and "mago" or "deserter" and "desert", which a stemmer
+merges. A term of the term base matches a text only where each of its words is written alike."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from corpus.text import fold
+
+# What may follow a word's common part in each language: plural and gender endings, and the
+# verb endings rules text uses ("stazionare", "stazionato"). Derivations ("-er", "-ia") are
+# other words.
+_ENDINGS: dict[str, frozenset[str]] = {
+    "en": frozenset(["", "s", "es", "'s", "s'", "y", "ies", "ed", "d", "ing", "e"]),
+    "it": frozenset(
+        ["", "a", "e", "i", "o", "he", "hi", "re", "to", "ta", "ti", "te", "no", "ndo"]
+    ),
+    "fr": frozenset(
+        ["", "s", "x", "e", "es", "er", "é", "ée", "és", "ées", "ent", "aux", "al", "le", "les"]
+    ),
+    "es": frozenset(
+        ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
+    ),
+}
+_SHORTEST_COMMON = 3
+
+
+@lru_cache(maxsize=100_000)
+def inflected_alike(written: str, term: str, lang: str) -> bool:
+    """Whether `written` can be an inflection of the term's word `term` (accents and case
+    folded; both end in one of the language's inflection endings after a common part)."""
+    a, b = fold(written), fold(term)
+    if a == b:
+        return True
+    common = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        common += 1
+    endings = _FOLDED.get(lang, _FOLDED["en"])
+    return common >= _SHORTEST_COMMON and a[common:] in endings and b[common:] in endings
+
+
+# Compared as folded, like the words ("é" is "e").
+_FOLDED = {lang: frozenset(fold(e) for e in endings) for lang, endings in _ENDINGS.items()}

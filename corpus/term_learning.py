@@ -1,0 +1,586 @@
+"""Term pairs learned from the parallel text the library holds.
+
+The parallel text: each translated rule, example and glossary entry beside its English
+counterpart (same key, in the English edition the translation follows), headings and
+glossary headwords as pairs of their own, aligned enumerations ("I tipi di carta sono ..."),
+English names printed in parentheses ("Clue (Indizio)"), and the type and keyword lines of
+MTGJSON cards (corpus/data/mtgjson-lines.tsv). A statistical word aligner (eflomal) links the
+words of each pair; for every English term the CR names (glossary headwords, headings, list
+items, keyword and type names) the translation is the word sequence its words are linked to,
+where the links are consistent (no word inside it linked outside the term). Each learned pair
+carries how often it was seen, its share of the term's occurrences (confidence) and where."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+import subprocess
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from corpus.alignment import glossary_keys
+from corpus.following import Following
+from corpus.inflection import inflected_alike
+from corpus.records import Record
+from corpus.text import fold
+
+TOKEN = re.compile(r"\w+(?:['’]\w+)?|\w+['’]")
+MAX_WORDS = 5  # the longest term, in words, on either side
+MIN_COUNT = 3  # times a pair must be seen, unless a heading or headword pairs them
+MIN_CONFIDENCE = 0.25  # share of the term's occurrences
+MAX_TOKENS = 120  # longer pairs are left out: the aligner's time grows with them
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two texts that say the same thing, English first."""
+
+    lang: str
+    english: str
+    foreign: str
+    source: str
+    title: bool = False  # a heading, headword, list item or name: the whole is one term
+    weight: int = 1  # how many times it occurs (cards printed with this type line)
+
+
+@dataclass(frozen=True)
+class Learned:
+    english: str
+    lang: str
+    term: str
+    count: int
+    confidence: float
+    sources: tuple[str, ...]  # up to three places it was seen
+
+
+@cache
+def stop_words(lang: str) -> frozenset[str]:
+    from whoosh.lang.stopwords import stoplists
+
+    return frozenset(stoplists.get(lang, ()))
+
+
+def tokens(text: str, lang: str = "en") -> list[str]:
+    """Lower-case words; in French and Italian an elided article is a word of its own
+    ("l'initiative": "l'", "initiative"), in English "Urza's" stays one."""
+    if lang in ("fr", "it"):
+        text = _ELIDED.sub(r"\1' ", text)
+    return [w.lower().replace("’", "'") for w in TOKEN.findall(text)]
+
+
+_ELIDED = re.compile(r"\b(\w{1,4})['’](?=\w)")
+
+
+# -- the parallel text -------------------------------------------------------------------------
+
+
+def record_pairs(records: Sequence[Record], follows: Mapping[str, Following]) -> list[Pair]:
+    """Translated records beside their English counterparts in the edition their document
+    follows: rules by their own number, glossary entries by the headword join (so old copies
+    aligned by content, which the learned terms help align, are not used)."""
+    joined = glossary_keys(records, dict(follows))
+    # Several examples share their rule's key: the nth pairs with the nth.
+    english: dict[tuple[str, str, str, int], Record] = {}
+    nth: Counter[tuple[str, str, str, str]] = Counter()
+    for record in records:
+        if record.lang == "en" and record.edition:
+            place = (record.source, record.edition, record.kind, record.key)
+            english[(*place[1:], nth[place])] = record
+            nth[place] += 1
+    pairs = []
+    for record in records:
+        following = follows.get(record.source)
+        if record.lang == "en" or following is None:
+            continue
+        key = record.key
+        if record.kind == "glossary":
+            key, align = joined.get((record.source, record.seq), (key, None))
+            if align is None or align.method != "content":
+                continue
+        elif record.align.method not in ("number", "override"):
+            continue
+        place = (record.source, following.edition, record.kind, key)
+        counterpart = english.get((*place[1:], nth[place]))
+        nth[place] += 1
+        if counterpart is None:
+            continue
+        where = f"{record.lang} {record.kind} {key}"
+        if record.title and counterpart.title:
+            pairs.append(Pair(record.lang, counterpart.title, record.title, where, title=True))
+        if record.text != record.title or not record.title:
+            pairs.append(Pair(record.lang, counterpart.text, record.text, where))
+    return pairs
+
+
+def mtgjson_pairs() -> list[Pair]:
+    """Card type lines and keyword lines; a keyword line's items one by one."""
+    text = resources.files("corpus").joinpath("data/mtgjson-lines.tsv").read_text("utf-8")
+    pairs = []
+    for lang, field, english, foreign, cards, _sets in list(
+        csv.reader(text.splitlines(), delimiter="\t")
+    )[1:]:
+        where = f"MTGJSON {field} lines"
+        if field == "keyword":
+            mine = [i.strip(" .") for i in foreign.split(",")]
+            for item, theirs in zip(mine, english.split(","), strict=False):
+                pairs.append(Pair(lang, theirs.strip(), item, where, True, int(cards)))
+        else:
+            pairs.append(Pair(lang, english, foreign, where, weight=int(cards)))
+    return pairs
+
+
+# "Clue (Indizio)", "Equipment (Equipaggiamento, vedi regola 301.5)", "Avventura (Adventure)".
+_PAIR = re.compile(
+    r"(?P<outer>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*) \((?P<inner>[A-Z][\w'’ -]*?)(?:,[^()]*)?\)"
+)
+_VOWELS = tuple("aeiouàèéìòù")
+
+
+def parenthesized_pairs(record: Record) -> list[Pair]:
+    """English names the translated CR prints beside its own, in either order.
+
+    Within one list the same order holds; the side whose words end in vowels more often is
+    the Italian (Statuetta, Sangue, Indizio against Bobblehead, Blood, Clue)."""
+    if record.lang != "it" or record.kind != "rule":
+        return []
+    found = [(m["outer"], m["inner"]) for m in _PAIR.finditer(record.text)]
+    found = [(a, b) for a, b in found if a.lower() != b.lower()]
+    if not found:
+        return []
+
+    def vowel_share(words: Iterable[str]) -> float:
+        words = list(words)
+        return sum(w.lower().endswith(_VOWELS) for w in words) / max(len(words), 1)
+
+    list_english_first = vowel_share(a for a, _ in found) <= vowel_share(b for _, b in found)
+    where = f"{record.lang} rule {record.number} (parentheses)"
+    pairs = []
+    for a, b in found:
+        a_share, b_share = vowel_share(a.split()), vowel_share(b.split())
+        # A pair overrides its list's order only when it is unmistakable (Undercity against
+        # Sottocittà); Powerstone against Pietra del Potere follows the list.
+        clear = {a_share, b_share} == {0.0, 1.0}
+        english_first = a_share < b_share if clear else list_english_first
+        english, italian = (a, b) if english_first else (b, a)
+        pairs.append(Pair("it", english, italian, where, title=True))
+    return pairs
+
+
+# A list at the end of a rule: "I tipi di carta sono artefatto, battaglia, ... e vanguard."
+_LIST_INTRO = re.compile(r"(?:\b(?:sono|are|sont|son)\b|:)\s+(?P<items>[^:]+?)\.?\s*$")
+_LAST_ITEM = re.compile(r",?\s+(?:e|ed|and|et|y|o|or|ou)\s+(?=[^,]+$)")
+
+
+def list_items(text: str) -> list[str]:
+    """The items of the first enumeration in a rule ("... sono: a, b, c e d."), or []."""
+    for sentence in re.sub(r"\([^)]*\)", "", text).split(". "):
+        match = _LIST_INTRO.search(sentence)
+        if not match:
+            continue
+        items = [i.strip(' ."“”«»') for i in _LAST_ITEM.sub(", ", match["items"]).split(",")]
+        if len(items) >= 3 and all(i and len(i.split()) <= 4 for i in items):
+            return items
+    return []
+
+
+def enumeration_pairs(pairs: Iterable[Pair]) -> list[Pair]:
+    """The lists of two rules that say the same thing, as pairs of their own (the aligner
+    links their items better apart from the sentence around them). Not item by item: a
+    translation sorts its list in its own alphabetical order."""
+    found = []
+    for pair in pairs:
+        mine, theirs = list_items(pair.foreign), list_items(pair.english)
+        if mine and len(mine) == len(theirs):
+            where = f"{pair.source} (list)"
+            found.append(Pair(pair.lang, ", ".join(theirs), ", ".join(mine), where))
+    return found
+
+
+def english_key(words: Sequence[str]) -> str:
+    """One key for an English term and its plural: "keyword abilities" = "keyword ability"."""
+    return " ".join(_singular(w) for w in words)
+
+
+def singular_name(name: str) -> str:
+    """A term's name as the term base gives it: "state-based actions" -> "state-based
+    action" (the last word only: "rules of engagement" stays)."""
+    words = name.split(" ")
+    return " ".join([*words[:-1], _singular(words[-1])])
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(_NOT_PLURAL) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+_NOT_PLURAL = ("ss", "'s", "us", "is", "plains", "status")
+
+
+def concept_name(english: str) -> str:
+    """Common nouns in lower case (forest = Forest); proper names and mechanics keep theirs."""
+    return english if english[:1].isupper() and " " in english else english.lower()
+
+
+# -- the English terms -------------------------------------------------------------------------
+
+
+def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str, str]:
+    """The English terms the CR names: glossary headwords ("State-Based Actions"), headings of
+    sections and rules ("Deathtouch"), list items of the newest edition, and the English side of
+    title pairs (names in parentheses, keywords of cards). Their words -> the name as written
+    (in lower case unless a proper name: "state-based actions", "Urza's")."""
+    found: dict[str, str] = {}
+
+    def add(name: str) -> None:
+        words = tokens(name)
+        if 0 < len(words) <= MAX_WORDS:
+            found.setdefault(english_key(words), singular_name(name.strip(" .").lower()))
+
+    records = list(records)
+    newest = max((r.edition for r in records if r.lang == "en" and r.edition), default=None)
+    for record in records:
+        if record.lang != "en":
+            continue
+        for name in re.sub(r"\s*\(Obsolete\)", "", record.title or "").split(","):
+            add(name)
+        if record.kind == "rule" and record.edition == newest:
+            for item in list_items(record.text):
+                add(item)
+    for pair in pairs:
+        if pair.title:
+            add(pair.english)
+        elif pair.source.startswith("MTGJSON type"):
+            for word in tokens(pair.english):
+                add(word)
+    return found
+
+
+# -- word alignment ----------------------------------------------------------------------------
+
+Links = list[tuple[int, int]]  # (English position, foreign position)
+
+
+def word_links(pairs: Sequence[Pair]) -> list[Links]:
+    """eflomal's links for each pair, both directions combined: the links both directions
+    agree on, plus each one-directional link between two words the agreed links leave alone
+    (the "grow-final-and" heuristic of phrase-based translation)."""
+    if not pairs:
+        return []
+    from eflomal import Aligner  # heavy: only a build that learns imports it
+
+    source = [" ".join(tokens(p.english)) or "-" for p in pairs]
+    target = [" ".join(tokens(p.foreign, p.lang)) or "-" for p in pairs]
+    with tempfile.TemporaryDirectory(prefix="mtgrules-align-") as folder:
+        forward, backward = Path(folder, "forward"), Path(folder, "backward")
+        # A tenth of eflomal's default iterations learns the same terms here in a fifth of
+        # the time (measured on the Spanish CR's 4,300 pairs).
+        aligner = Aligner(model=3, n_samplers=1, rel_iterations=0.15)
+        try:
+            aligner.align(
+                source, target, links_filename_fwd=str(forward), links_filename_rev=str(backward)
+            )
+        except subprocess.CalledProcessError:
+            return [[] for _ in pairs]
+        ahead = forward.read_text("utf-8").splitlines()
+        back = backward.read_text("utf-8").splitlines()
+    return [_combined(_parse(a), _parse(b)) for a, b in zip(ahead, back, strict=True)]
+
+
+def _parse(line: str) -> set[tuple[int, int]]:
+    links = set()
+    for link in line.split():
+        i, _, j = link.partition("-")
+        links.add((int(i), int(j)))
+    return links
+
+
+def _combined(forward: set[tuple[int, int]], backward: set[tuple[int, int]]) -> Links:
+    agreed = forward & backward
+    english = {i for i, _ in agreed}
+    foreign = {j for _, j in agreed}
+    for i, j in sorted((forward | backward) - agreed):
+        if i not in english and j not in foreign:
+            agreed.add((i, j))
+            english.add(i)
+            foreign.add(j)
+    return sorted(agreed)
+
+
+# -- extraction --------------------------------------------------------------------------------
+
+
+def _occurrences(
+    words: list[str], starts: Mapping[str, list[tuple[str, ...]]]
+) -> Iterator[tuple[int, int, str]]:
+    """(start, end, term's key) of each English term in a sentence, plurals included."""
+    singular = [_singular(w) for w in words]
+    for start, word in enumerate(singular):
+        for term in starts.get(word, ()):
+            end = start + len(term)
+            if tuple(singular[start:end]) == term:
+                yield start, end, " ".join(term)
+
+
+def extract(
+    pairs: Sequence[Pair], links: Sequence[Links], terms: Mapping[str, str]
+) -> list[Learned]:
+    """Translations of the English terms, counted over every pair."""
+    starts: dict[str, list[tuple[str, ...]]] = defaultdict(list)
+    for term in terms:
+        words = tuple(term.split())
+        starts[words[0]].append(words)
+    seen: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    titled: dict[tuple[str, str], set[str]] = defaultdict(set)
+    where: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    around: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    for pair, linked in zip(pairs, links, strict=True):
+        english, foreign = tokens(pair.english), tokens(pair.foreign, pair.lang)
+        if pair.title and english_key(english) in terms and 0 < len(foreign) <= MAX_WORDS:
+            candidates = [(english_key(english), " ".join(foreign))]
+            titled[pair.lang, candidates[0][0]].add(candidates[0][1])
+        else:
+            linked_by = _Linked(linked, english)
+            candidates = []
+            for start, end, term in _occurrences(english, starts):
+                span = _projected(start, end, linked_by, foreign, stop_words(pair.lang))
+                if span:
+                    phrase = " ".join(foreign[span[0] : span[1] + 1])
+                    candidates.append((term, phrase))
+                    around[pair.lang, phrase].update(_unlinked_around(span, linked_by, foreign))
+        for term, phrase in candidates:
+            seen[pair.lang, term][phrase] += pair.weight
+            if len(where[pair.lang, term, phrase]) < 3:
+                where[pair.lang, term, phrase].append(pair.source)
+    learned = []
+    for (lang, term), phrases in seen.items():
+        titles = titled.get((lang, term), set())
+        phrases = _within_longer(phrases, titles, lang)
+        total = sum(phrases.values())
+        for phrase, count, forms in _grouped(phrases, lang):
+            confidence = count / total
+            title = any(form in titles for form in forms)
+            # A heading or headword names the term: other phrases must be seen often.
+            least = MIN_COUNT + 2 if titles else MIN_COUNT
+            if title or (count >= least and confidence >= MIN_CONFIDENCE):
+                sources = tuple(dict.fromkeys(s for f in forms for s in where[lang, term, f]))
+                # One form stands for its inflections (the term base matches them all).
+                whole = _completed(phrase, around[lang, phrase], phrases[phrase], lang)
+                learned.append(
+                    Learned(terms[term], lang, whole, count, round(confidence, 3), sources[:3])
+                )
+    return sorted(_competitive(learned), key=lambda t: (t.lang, t.english, -t.count, t.term))
+
+
+def _competitive(learned: list[Learned]) -> list[Learned]:
+    """A foreign term translates the English terms it was seen for most ("terra" is land,
+    seen 300 times, not Earth, named once in parentheses)."""
+    most: dict[tuple[str, str], int] = {}
+    for t in learned:
+        key = (t.lang, fold(t.term))
+        most[key] = max(most.get(key, 0), t.count)
+    return [t for t in learned if t.count * 2 >= most[t.lang, fold(t.term)]]
+
+
+def _projected(
+    start: int, end: int, links: _Linked, foreign: list[str], stop: frozenset[str]
+) -> tuple[int, int] | None:
+    """The foreign words an English span is linked to, when the links are consistent, without
+    the function words at either end ("di", "la")."""
+    inside = [j for i in range(start, end) for j in links.of_english.get(i, ())]
+    if not inside:
+        return None
+    low, high = min(inside), max(inside)
+    if high - low > 2 * MAX_WORDS:
+        return None
+    for j in range(low, high + 1):
+        if any(not start <= i < end for i in links.of_foreign.get(j, ())):
+            return None
+    while low <= high and _function_word(foreign[low], stop):
+        low += 1
+    while high >= low and _function_word(foreign[high], stop):
+        high -= 1
+    if low > high or high - low >= MAX_WORDS:
+        return None
+    return None if any(w.isdigit() for w in foreign[low : high + 1]) else (low, high)
+
+
+def _function_word(word: str, stop: frozenset[str]) -> bool:
+    return word in stop or word.rstrip("'") in stop or len(word.rstrip("'")) == 1
+
+
+def _unlinked_around(
+    span: tuple[int, int], links: _Linked, foreign: list[str]
+) -> list[tuple[str, str]]:
+    """The one or two words before and after a phrase that the aligner linked to nothing:
+    ("before", "campo di") around "battaglia"."""
+    low, high = span
+    found = []
+    for size in (1, 2):
+        before = range(low - size, low)
+        if before.start >= 0 and not any(j in links.of_foreign for j in before):
+            found.append(("before", " ".join(foreign[before.start : low])))
+        after = range(high + 1, high + 1 + size)
+        if after.stop <= len(foreign) and not any(j in links.of_foreign for j in after):
+            found.append(("after", " ".join(foreign[high + 1 : after.stop])))
+    return found
+
+
+COMPLETING = 0.8  # share of a phrase's occurrences the same unlinked words must surround
+
+
+def _completed(phrase: str, around: Counter[tuple[str, str]], seen: int, lang: str) -> str:
+    """The phrase with the words that nearly always surround it, unlinked ("battlefield" is
+    linked to "battaglia" alone, in "campo di battaglia" every time)."""
+    stop = stop_words(lang)
+    for side in ("before", "after"):
+        for (where, words), count in sorted(around.items(), key=lambda i: -len(i[0][1])):
+            edge = words.split()[0] if side == "before" else words.split()[-1]
+            if (
+                where == side
+                and count >= max(3, COMPLETING * seen)
+                and not _function_word(edge, stop)
+            ):
+                phrase = f"{words} {phrase}" if side == "before" else f"{phrase} {words}"
+                break
+    return phrase
+
+
+_ARTICLES = frozenset(["the", "a", "an"])
+
+
+class _Linked:
+    """A pair's links by English and by foreign position, without the links of English
+    articles (the aligner links "the" to "campo" in "the battlefield" / "campo di battaglia"
+    as often as not; an article translates no term)."""
+
+    def __init__(self, links: Links, english: list[str]) -> None:
+        self.of_english: dict[int, list[int]] = defaultdict(list)
+        self.of_foreign: dict[int, list[int]] = defaultdict(list)
+        for i, j in links:
+            if english[i] in _ARTICLES:
+                continue
+            self.of_english[i].append(j)
+            self.of_foreign[j].append(i)
+
+
+def _contains(long: str, short: str, lang: str) -> bool:
+    """Whether a phrase holds another, inflected or not ("acciones basadas en estado" holds
+    "acción basada")."""
+    outer, inner = long.split(), short.split()
+    return any(
+        all(inflected_alike(a, b, lang) for a, b in zip(outer[i:], inner, strict=False))
+        for i in range(len(outer) - len(inner) + 1)
+    )
+
+
+def _within_longer(phrases: Counter[str], titles: set[str], lang: str) -> Counter[str]:
+    """A phrase that is part of a longer one seen for the same term counts for the longer one:
+    the aligner links "deathtouch" now to "toque mortal", now to "toque" alone, and "toque" is
+    not deathtouch. The longer one must be a heading's or headword's, or seen as often."""
+    merged = Counter(phrases)
+    longest_first = sorted(phrases, key=lambda p: -len(p.split()))
+    for short in sorted(phrases, key=lambda p: len(p.split())):
+        for long in longest_first:
+            if len(long.split()) <= len(short.split()):
+                break
+            if _contains(long, short, lang) and (long in titles or phrases[long] >= phrases[short]):
+                merged[long] += merged.pop(short, 0)
+                break
+    return +merged
+
+
+def _grouped(phrases: Counter[str], lang: str) -> list[tuple[str, int, list[str]]]:
+    """Phrases that are inflections of one another, as one: (most seen, count, forms)."""
+    groups: list[list[str]] = []
+    for phrase, _ in phrases.most_common():
+        words = phrase.split()
+        for group in groups:
+            first = group[0].split()
+            if len(first) == len(words) and all(
+                inflected_alike(a, b, lang) for a, b in zip(words, first, strict=True)
+            ):
+                group.append(phrase)
+                break
+        else:
+            groups.append([phrase])
+    return [(g[0], sum(phrases[p] for p in g), g) for g in groups]
+
+
+# -- all together, cached ----------------------------------------------------------------------
+
+
+def learning_records(records: Iterable[Record], follows: Mapping[str, Following]) -> list[Record]:
+    """What the term base learns from: the translations, and the English editions they follow
+    (so that adding an edition nothing follows leaves the term base as it was)."""
+    followed = {f.edition for f in follows.values()}
+    return [r for r in records if r.lang != "en" or r.edition in followed]
+
+
+def parallel_text(records: Sequence[Record], follows: Mapping[str, Following]) -> list[Pair]:
+    """Every pair the library holds (see the module's docstring)."""
+    of_records = record_pairs(records, follows)
+    named = [p for record in records for p in parenthesized_pairs(record)]
+    return [*mtgjson_pairs(), *of_records, *enumeration_pairs(of_records), *named]
+
+
+def learn(
+    records: Sequence[Record], follows: Mapping[str, Following], cache: Path | None = None
+) -> list[Learned]:
+    """Every learned term pair. `follows`: source -> the English edition a translation
+    follows (corpus.following). With `cache` (a folder), the result is kept under the hash of
+    the parallel text and read back while the text is unchanged."""
+    pairs = parallel_text(records, follows)
+    pairs = [
+        p for p in pairs if len(tokens(p.english)) + len(tokens(p.foreign, p.lang)) <= MAX_TOKENS
+    ]
+    terms = english_terms(records, pairs)
+    digest = _digest(pairs, terms)
+    stored = cache / f"learned-terms-{digest}.json" if cache else None
+    if stored and stored.is_file():
+        try:
+            return [
+                Learned(**{**t, "sources": tuple(t["sources"])})
+                for t in json.loads(stored.read_text("utf-8"))
+            ]
+        except (OSError, ValueError, TypeError):
+            pass  # damaged: learned again below
+    by_lang: dict[str, list[Pair]] = defaultdict(list)
+    for pair in pairs:
+        by_lang[pair.lang].append(pair)
+    langs = sorted(by_lang, key=lambda lang: -len(by_lang[lang]))
+    # The aligner runs as a program of its own: one per language, side by side.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        links = dict(
+            zip(langs, pool.map(lambda lang: word_links(by_lang[lang]), langs), strict=True)
+        )
+    learned = []
+    for lang in sorted(by_lang):
+        learned.extend(extract(by_lang[lang], links[lang], terms))
+    if stored:
+        from corpus.library import write_atomic
+
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        data = [t.__dict__ | {"sources": list(t.sources)} for t in learned]
+        write_atomic(stored, json.dumps(data, ensure_ascii=False), durable=False)
+    return learned
+
+
+def _digest(pairs: Sequence[Pair], terms: Mapping[str, str]) -> str:
+    from corpus.library import code_version  # the learner's own code is part of the key
+
+    hasher = hashlib.sha256(code_version().encode())
+    for pair in pairs:
+        hasher.update(repr(pair).encode())
+    hasher.update(json.dumps(sorted(terms.items())).encode())
+    return hasher.hexdigest()[:32]
