@@ -49,11 +49,12 @@ class Source:
 
 @cache
 def code_version() -> str:
-    """A hash of the corpus package's code and data: parsed caches are only valid for it."""
+    """A hash of the corpus package's code and data files (the term base's and the alignment
+    overrides' .tsv included): parsed caches and builds are only valid for it."""
     digest = hashlib.sha256()
     root = Path(__file__).parent
     for path in sorted(root.rglob("*")):
-        if path.suffix in {".py", ".json"} and "sources" not in path.parts:
+        if path.suffix in {".py", ".json", ".tsv"} and "sources" not in path.parts:
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

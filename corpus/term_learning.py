@@ -32,7 +32,7 @@ from corpus.inflection import inflected_alike
 from corpus.records import Record
 from corpus.text import fold
 
-TOKEN = re.compile(r"\w+(?:['’]\w+)?|\w+['’]")
+TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|\w+['’]")  # "anti-malocchio", "state-based": one word
 MAX_WORDS = 5  # the longest term, in words, on either side
 MIN_COUNT = 3  # times a pair must be seen, unless a heading or headword pairs them
 MIN_CONFIDENCE = 0.25  # share of the term's occurrences

@@ -52,7 +52,16 @@ def code_stamp() -> str:
 
 
 def fingerprint(state: dict[str, list[Any]]) -> str:
+    """Everything a build is made from: the code and its data, the documents, and the user's
+    own alignment overrides (MTGRULES_HOME/alignment-overrides.tsv)."""
+    from corpus.alignment import OVERRIDES
+    from corpus.library import home
+
     digest = hashlib.sha256(code_stamp().encode())
+    try:
+        digest.update(hashlib.sha256((home() / OVERRIDES).read_bytes()).digest())
+    except OSError:
+        pass  # no overrides of the user's own
     for name in sorted(state):
         digest.update(f"{name}={state[name][2]};".encode())
     return digest.hexdigest()[:24]

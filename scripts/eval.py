@@ -4,7 +4,8 @@
 Exit 1 when any query misses.
 
 An expectation is ';'-separated items that must all be among the records of the top k results;
-an item may offer alternatives with '|' (`en:704|en:704.3`: the section or its rule).
+an item may offer alternatives with '|' (`en:704|en:704.3`: the section or its rule), and a
+number ending in '*' is a rule family (`en:104.3*`: 104.3 or any of its subrules).
 A query's rank is the first result by which every item is met; hit@1 and hit@3 count ranks 1
 and up to 3, MRR averages 1/rank over the first 10 results (0 beyond). The language of a
 query is its tag's first part (`es-question`: es).
@@ -34,7 +35,18 @@ def _one(item: str, records: list[dict]) -> bool:
         lang, text = item.split("~", 1)
         return any(r["lang"] == lang and text.lower() in r["text"].lower() for r in records)
     lang, number = item.split(":", 1)
+    if number.endswith("*"):  # a rule and its subrules
+        family = number[:-1]
+        return any(r["lang"] == lang and _in_family(r["number"] or "", family) for r in records)
     return any(r["lang"] == lang and r["number"] == number for r in records)
+
+
+def _in_family(number: str, family: str) -> bool:
+    """104.3k is of 104.3; 601.2b of 601."""
+    if number == family:
+        return True
+    rest = number.removeprefix(family)
+    return rest != number and (rest[:1].isalpha() or ("." not in family and rest[:1] == "."))
 
 
 def rank(expect: str, results: list[dict]) -> int | None:

@@ -47,24 +47,42 @@ QUESTION_WORDS_BY_LANG = {
     "en": frozenset((
         "how", "what", "when", "where", "which", "who", "why", "does", "do", "did", "is", "are",
         "can", "could", "work", "works", "happen", "happens", "mean", "means", "explain",
-        "should", "would", "if", "many", "much",
+        "should", "would", "if", "many", "much", "happens",
     )),
     "it": frozenset((
         "come", "cosa", "che", "quando", "dove", "quale", "quali", "perché", "perche",
         "funziona", "funzionano", "succede", "significa", "quanti", "quante", "posso", "può",
-        "puo", "si", "se",
+        "puo", "si", "se", "fa", "fanno", "serve", "servono",
     )),
     "fr": frozenset((
         "comment", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles", "pourquoi",
         "fonctionne", "marche", "signifie", "passe", "combien", "peut", "est-ce", "qu'est-ce",
-        "si", "se",
+        "si", "se", "fait", "font", "devient", "passe-t-il",
     )),
     "es": frozenset((
         "cómo", "como", "qué", "que", "cuándo", "cuando", "dónde", "donde", "cuál", "cuáles",
         "cuales", "funciona", "pasa", "cuántos", "cuántas", "puedo", "puede", "si", "se",
+        "hace", "hacen", "ocurre",
     )),
 }  # fmt: skip
 QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
+
+
+def is_question(text: str) -> bool:
+    """Whether a query is asked as a question: it ends with "?" or opens with a question word
+    of some language ("how", "come", "comment", "cómo")."""
+    tokens = TOKEN.findall(text)
+    return text.rstrip().endswith("?") or bool(tokens and tokens[0].lower() in OPENERS)
+
+
+# The words that open a question in each language (not "can" or "si": "can" opens "can't").
+OPENERS = frozenset((
+    "how", "what", "when", "where", "which", "who", "why", "does", "do", "can", "is", "are",
+    "come", "cosa", "cos'è", "quando", "dove", "quale", "quali", "perché", "chi", "quanti",
+    "quante", "comment", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles",
+    "pourquoi", "qui", "que", "qu'est-ce", "combien", "cómo", "qué", "cuándo", "dónde",
+    "cuál", "cuáles", "quién", "cuántos", "cuántas",
+))  # fmt: skip
 
 
 def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
@@ -115,6 +133,24 @@ def build(
     if not groups:
         raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
     query: Any = And(groups) if every_word else Or(groups)
+    if not every_word:
+        # Words of a question that stand together in a rule ("toughness 0" in 704.5f) say
+        # more than the same words apart.
+        words = [t for t in tokens if not t.startswith('"')]
+        near = [
+            _phrase(field, f"{a} {b}", PHRASE_WEIGHT)
+            for a, b in zip(words, words[1:], strict=False)
+            for field in every_field
+        ]
+        if languages and "en" not in languages:
+            # The same in English, through the words' translations ("costituzione 0").
+            near += [
+                _phrase(text_field("en"), f"{x} {y}", PHRASE_WEIGHT * TRANSLATION_WEIGHT)
+                for a, b in zip(words, words[1:], strict=False)
+                for x in _english_of(a, translations)
+                for y in _english_of(b, translations)
+            ]
+        query = Or([query, *[p for p in near if p is not None]])
     phrases = [
         _phrase(field, phrase, PHRASE_WEIGHT)
         for lang, phrase in named_phrases(tokens, translations)
@@ -124,6 +160,13 @@ def build(
         query = Or([query, *[p for p in phrases if p is not None]])
     query = query.normalize()
     return query, sorted({word for _, word in query.iter_all_terms() if isinstance(word, str)})
+
+
+def _english_of(token: str, translations: Translations) -> list[str]:
+    """A word's English one-word translations (a number is itself)."""
+    if token.isdigit():
+        return [token]
+    return [term for lang, term in word_translations(token, translations) if lang == "en"][:2]
 
 
 def _analyze(field: str, text: str) -> list[str]:

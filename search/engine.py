@@ -171,10 +171,17 @@ class Engine:
         """Ranked results and the folded, stemmed words that matched (for highlighting)."""
         from search import builder
 
+        questioned = validate(text).rstrip().endswith("?")
         text = without_question_marks(validate(text))
         self.missing, self.partial = [], False
         languages = self.query_languages(text)
-        query, matched = self.query(text, tuple(languages))
+        # A question is answered by the rules with most of its words, not only all of them.
+        asked = builder.is_plain(text) and (questioned or builder.is_question(text))
+        query, matched = (
+            builder.build(text, self.translations, is_stop_word, False, tuple(languages))
+            if asked
+            else self.query(text, tuple(languages))
+        )
         found = self._filter(filters)
         # A key is ranked on the text it shows: English as of the newest edition, unless an
         # edition is asked for (--edition) or all of them (--all-editions).
@@ -182,7 +189,11 @@ class Engine:
         hits = self.searcher.search(
             query, limit=max(200, limit * 20), filter=found, mask=hidden or None
         )
-        if not hits.top_n and builder.is_plain(text):
+        if asked:
+            words = builder.content_tokens(text, is_stop_word)
+            self.missing = [w for w in words if not self._finds(w, tuple(languages))]
+            self.partial = bool(self.missing)
+        elif not hits.top_n and builder.is_plain(text):
             # No rule has every word (a natural question): rules with some of them, ranked by
             # how many and how rare, and which words were found nowhere.
             words = builder.content_tokens(text, is_stop_word)
@@ -199,14 +210,17 @@ class Engine:
         best: dict[str, float] = {}
         for score, docnum in hits.top_n:
             key = result_key(keys[docnum])
-            # Evidence in the query's own language counts fully; a translation's match less.
-            weight = 1.0 if not languages or langs[docnum] in languages else OTHER_LANGUAGE_WEIGHT
+            # Evidence in the query's own language counts fully, and in English, the language
+            # every key is ruled in; another translation's match less.
+            own = not languages or langs[docnum] in languages or langs[docnum] == "en"
+            weight = 1.0 if own else OTHER_LANGUAGE_WEIGHT
             best[key] = max(best.get(key, 0.0), score * weight)
         # A query that names a key or a heading exactly ("Station", "Supertipi"), or a concept
         # in any language ("azione generata dallo stato": State-Based Actions), asks for it:
         # the concept's own section and definition outrank the rules that mention it.
-        named = {fold(text.strip().strip('"'))}
-        for concept in self.termbase.named_by(text.strip().strip('"')):
+        asking = " ".join(builder.content_tokens(text, is_stop_word)) if asked else text
+        named = {fold(asking.strip().strip('"'))}
+        for concept in self._concepts_named(asking.strip().strip('"')):
             named |= {fold(concept), fold(plural(concept))}
         named_keys = {key for key in best if fold(key) in named}
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
@@ -218,6 +232,17 @@ class Engine:
         results = [Result(key, score) for key, score in ranked]
         self._fill(results, filters)
         return results, set(matched)
+
+    def _concepts_named(self, text: str) -> set[str]:
+        """The concepts the whole query names; else those all of it but one word names, in
+        one piece ("sacrificare un permanente": sacrifice; "how does ward work": ward)."""
+        whole = self.termbase.named_by(text)
+        words = [w for w in text.split() if not is_stop_word(w.lower())]
+        if whole or len(words) < 2:
+            return whole
+        return self.termbase.named_by(" ".join(words[1:])) | self.termbase.named_by(
+            " ".join(words[:-1])
+        )
 
     def _finds(self, word: str, languages: tuple[str, ...] = ()) -> bool:
         from search import builder
@@ -406,7 +431,7 @@ def stop_words() -> frozenset[str]:
 
 
 def plural(name: str) -> str:
-    """"state-based action" -> "state-based actions", "ability" -> "abilities" (headings)."""
+    """ "state-based action" -> "state-based actions", "ability" -> "abilities" (headings)."""
     if name.endswith("y") and name[-2:-1] not in "aeiou":
         return name[:-1] + "ies"
     return name if name.endswith("s") else name + "s"
