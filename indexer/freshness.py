@@ -5,6 +5,7 @@ writing side."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from functools import cache
 from pathlib import Path
@@ -58,10 +59,8 @@ def fingerprint(state: dict[str, list[Any]]) -> str:
     from corpus.library import home
 
     digest = hashlib.sha256(code_stamp().encode())
-    try:
+    with contextlib.suppress(OSError):  # no overrides of the user's own
         digest.update(hashlib.sha256((home() / OVERRIDES).read_bytes()).digest())
-    except OSError:
-        pass  # no overrides of the user's own
     for name in sorted(state):
         digest.update(f"{name}={state[name][2]};".encode())
     return digest.hexdigest()[:24]

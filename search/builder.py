@@ -10,6 +10,7 @@ parser instead (Engine.parse)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 from typing import Any
 
 from indexer.schema import TERMS_FIELD
@@ -139,14 +140,14 @@ def build(
         words = [t for t in tokens if not t.startswith('"')]
         near = [
             _phrase(field, f"{a} {b}", PHRASE_WEIGHT)
-            for a, b in zip(words, words[1:], strict=False)
+            for a, b in pairwise(words)
             for field in every_field
         ]
         if languages and "en" not in languages:
             # The same in English, through the words' translations ("costituzione 0").
             near += [
                 _phrase(text_field("en"), f"{x} {y}", PHRASE_WEIGHT * TRANSLATION_WEIGHT)
-                for a, b in zip(words, words[1:], strict=False)
+                for a, b in pairwise(words)
                 for x in _english_of(a, translations)
                 for y in _english_of(b, translations)
             ]

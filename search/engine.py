@@ -306,10 +306,9 @@ class Engine:
         """The language a query is written in, when its words say so: a word found in only one
         language's texts is a vote for it ("sous-types" is French, "séparés" could be English
         "separate" too)."""
+        from corpus.languages import LANGUAGES
         from indexer.analyzers import analyzer
         from indexer.schema import INDEX_LANGS, text_field
-
-        from corpus.languages import LANGUAGES
         from search.builder import QUESTION_WORDS_BY_LANG
 
         reader = self.searcher.reader()
