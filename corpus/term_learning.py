@@ -568,12 +568,26 @@ def learn(
     for lang in sorted(by_lang):
         learned.extend(extract(by_lang[lang], links[lang], terms))
     if stored:
-        from corpus.library import write_atomic
-
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        data = [t.__dict__ | {"sources": list(t.sources)} for t in learned]
-        write_atomic(stored, json.dumps(data, ensure_ascii=False), durable=False)
+        _keep(stored, learned)
     return learned
+
+
+KEPT = 4  # learned term bases kept in the cache folder (the newest)
+
+
+def _keep(stored: Path, learned: list[Learned]) -> None:
+    """Write the learned pairs to the cache, and forget the oldest others."""
+    from corpus.library import write_atomic
+
+    stored.parent.mkdir(parents=True, exist_ok=True)
+    data = [t.__dict__ | {"sources": list(t.sources)} for t in learned]
+    write_atomic(stored, json.dumps(data, ensure_ascii=False), durable=False)
+    others = sorted(
+        (p for p in stored.parent.glob("learned-terms-*.json") if p != stored),
+        key=lambda p: p.stat().st_mtime,
+    )
+    for old in others[: max(0, len(others) - (KEPT - 1))]:
+        old.unlink(missing_ok=True)
 
 
 def _digest(pairs: Sequence[Pair], terms: Mapping[str, str]) -> str:

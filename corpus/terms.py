@@ -55,7 +55,8 @@ def static_terms() -> tuple[Term, ...]:
                 english,
                 lang,
                 term,
-                f"learned from MTGJSON card text: {count} aligned lines",
+                f"learned from MTGJSON card text: {count} aligned lines, "
+                f"confidence {float(confidence):.2f}",
                 count=int(count),
                 confidence=float(confidence),
             )
@@ -100,13 +101,32 @@ def unlearned(curated: Iterable[Term], learned: Sequence[Term]) -> list[Term]:
     return [row for row in curated if row.source == "mechanics table" or not reproduced(row)]
 
 
+def whole_terms(learned: Sequence[Term], known: Sequence[Term]) -> list[Term]:
+    """The learned terms that are not a part of a longer term of the same concept: from a few
+    pairs the aligner may link "state-based action" to "stato" alone, and "stato" is in every
+    "è stato"; "azione generata dallo stato" is the term."""
+    longer: dict[tuple[str, str], list[list[str]]] = {}
+    for term in known:
+        longer.setdefault((term.lang, term.english), []).append(term.term.lower().split())
+
+    def part(term: Term) -> bool:
+        words = term.term.lower().split()
+        return any(
+            len(other) > len(words)
+            and any(other[i : i + len(words)] == words for i in range(len(other) - len(words) + 1))
+            for other in longer.get((term.lang, term.english), ())
+        )
+
+    return [term for term in learned if not part(term)]
+
+
 def learned_term(learned: Learned) -> Term:
     where = "; ".join(learned.sources)
     return Term(
         learned.english,
         learned.lang,
         learned.term,
-        f"learned: {learned.count} aligned pairs ({where})",
+        f"learned: {learned.count} aligned pairs, confidence {learned.confidence:.2f} ({where})",
         count=learned.count,
         confidence=learned.confidence,
     )
@@ -189,7 +209,8 @@ class TermBase:
         source -> the English edition a translation follows (corpus.following); `cache`:
         where learned terms are kept (see term_learning.learn)."""
         learned = [learned_term(t) for t in learn(records, follows or {}, cache)]
-        return cls([*unlearned(static_terms(), learned), *learned])
+        curated = unlearned(static_terms(), learned)
+        return cls([*curated, *whole_terms(learned, [*curated, *learned])])
 
     def to_json(self) -> str:
         return json.dumps(

@@ -227,7 +227,7 @@ def _build_in_full(
     raw = list(library.records(loaded.documents))
     follows = followings(raw)
     learning = learning_records(raw, follows)
-    termbase = TermBase.from_records(learning, follows, cache=home / "cache")
+    termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")
     records = align_documents(with_terms(raw, termbase), follows)
     translated_raw = [r for r in raw if r.lang != "en"]
     english: dict[str, list[str]] = {}

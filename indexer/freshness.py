@@ -13,7 +13,7 @@ from typing import Any
 
 from indexer.store import read_current
 
-INDEX_VERSION = "6"
+INDEX_VERSION = "7"
 
 
 def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:

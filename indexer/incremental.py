@@ -80,7 +80,7 @@ def add_editions(
         if r.edition in {f.edition for f in follows.values()}
     ]
     learning = _in_library_order(saved.translated_raw + references)
-    termbase = TermBase.from_records(learning, follows, cache=home / "cache")
+    termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")
     if termbase.to_json() != saved.termbase:
         return None  # every record's terms could change
 

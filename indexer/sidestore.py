@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpus.numbers import CITATION
 from corpus.records import record_json
+from corpus.term_learning import list_items
 from corpus.text import fold
 
 if TYPE_CHECKING:
@@ -32,12 +33,14 @@ CREATE TABLE versions (
     editions TEXT, sources TEXT, record TEXT
 );
 CREATE TABLE citations (cited TEXT, key TEXT);
+CREATE TABLE listings (item TEXT, key TEXT);
 """
 _INDEXES = """
 CREATE INDEX versions_key ON versions (key);
 CREATE INDEX versions_section ON versions (section);
 CREATE INDEX versions_heading ON versions (heading);
 CREATE INDEX citations_cited ON citations (cited);
+CREATE INDEX listings_item ON listings (item);
 """
 
 
@@ -75,12 +78,22 @@ def _citations(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
             yield cited, version.record.key
 
 
+def _listings(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
+    """(item, key) for every item of a rule's list: "wizard" is listed by 205.3m."""
+    for version in versions:
+        record = version.record
+        if record.kind == "rule":
+            for item in dict.fromkeys(fold(i) for i in list_items(record.text)):
+                yield item, record.key
+
+
 def write(folder: Path, versions: list[Version]) -> None:
     """Create the store of a new build."""
     with closing(sqlite3.connect(folder / SIDESTORE)) as db:
         db.executescript(_SCHEMA)
         db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(versions))
         db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(versions))
+        db.executemany("INSERT INTO listings VALUES (?, ?)", _listings(versions))
         db.executescript(_INDEXES)
         db.commit()
 
@@ -96,6 +109,7 @@ def update(folder: Path, added: list[Version], changed: dict[str, Membership]) -
     with closing(sqlite3.connect(folder / SIDESTORE)) as db:
         db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(added))
         db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(added))
+        db.executemany("INSERT INTO listings VALUES (?, ?)", _listings(added))
         db.executemany(
             "UPDATE versions SET editions = ?, sources = ? WHERE vid = ?",
             ((_join(e), _join(s), vid) for vid, (e, s) in changed.items()),
@@ -107,7 +121,12 @@ class Reader:
     """Lookups for a command: opened once per engine, read-only."""
 
     def __init__(self, folder: Path) -> None:
-        self.db = sqlite3.connect(f"file:{folder / SIDESTORE}?mode=ro", uri=True)
+        # The web app answers in worker threads and closes a replaced build from any of them;
+        # SQLite here is serialized (sqlite3.threadsafety == 3), so one read-only connection
+        # may be shared.
+        self.db = sqlite3.connect(
+            f"file:{folder / SIDESTORE}?mode=ro", uri=True, check_same_thread=False
+        )
 
     def _records(self, where: str, arguments: Iterable[Any]) -> list[dict[str, Any]]:
         records = []
@@ -133,6 +152,11 @@ class Reader:
         rows = self.db.execute(
             "SELECT DISTINCT key FROM versions WHERE heading = ?", (folded_title,)
         )
+        return [key for (key,) in rows]
+
+    def listing(self, folded_item: str) -> list[str]:
+        """Keys of the rules whose list names this item ("wizard": 205.3m)."""
+        rows = self.db.execute("SELECT DISTINCT key FROM listings WHERE item = ?", (folded_item,))
         return [key for (key,) in rows]
 
     def in_section(self, section: str) -> list[dict[str, Any]]:

@@ -224,6 +224,8 @@ class Engine:
             named |= {fold(concept), fold(plural(concept))}
         named_keys = {key for key in best if fold(key) in named}
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
+        # A word a list names has its place in that list (Wizard: the creature types, 205.3m).
+        headed |= {key for name in named for key in self.versions.listing(name)}
         named_keys |= headed & set(best)
         for key in named_keys:
             best[key] *= EXACT_NAME_BONUS
@@ -389,7 +391,15 @@ class Engine:
         column, _ = self._columns
         for _, docnum in self.searcher.search(query, limit=200).top_n:
             keys.setdefault(result_key(column[docnum]), None)
-        return list(keys)[:limit]
+        # The index stems ("deserter" finds "desert"): keep the rules whose text names the
+        # concept itself, as the term base reads it.
+        naming: dict[str, None] = {}
+        for record in self.versions.with_keys(list(keys)):
+            if concept in record["terms"] or concept in self.termbase.concepts_in(
+                f"{record.get('title') or ''} {record['text']}", record["lang"]
+            ):
+                naming.setdefault(result_key(record["key"]), None)
+        return [key for key in keys if key in naming][:limit]
 
     # --- suggestions and references ---------------------------------------------------------
 
@@ -409,9 +419,24 @@ class Engine:
         for token in folding_analyzer()(text):
             if len(token.text) > 2 and token.text not in known:
                 found.update(
-                    dict.fromkeys(get_close_matches(token.text, words, n=limit, cutoff=0.75))
+                    dict.fromkeys(get_close_matches(token.text, words, n=limit * 3, cutoff=0.75))
                 )
+        # A Spanish judge is offered Spanish words, not Italian ones ("neve" for "nieve").
+        languages = self.query_languages(text)
+        if languages:
+            found = {word: None for word in found if self._written_in(word, languages)}
         return list(found)[:limit]
+
+    def _written_in(self, word: str, languages: list[str]) -> bool:
+        from indexer.analyzers import analyzer
+        from indexer.schema import text_field
+
+        reader = self.searcher.reader()
+        return any(
+            reader.doc_frequency(text_field(lang), token.text)
+            for lang in languages
+            for token in analyzer(lang)(word)
+        )
 
     def referring_to(self, key: str) -> list[str]:
         """Keys of the records whose text cites this rule number."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from corpus.following import followed
 from corpus.numbers import sort_key
 from corpus.records import KINDS, Record
-from corpus.terms import TermBase
+from corpus.terms import Term, TermBase
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 LANG_ORDER = ("en", "it", "fr", "es")
@@ -144,18 +144,19 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     """TBX (ISO 30042, TBX-Basic shape): a termEntry per English concept, a langSet per
     language, a tig per term with its source (and period) as notes."""
     wanted = set(langs) or set(LANG_ORDER)
-    concepts: dict[str, dict[str, dict[str, tuple[str, str | None]]]] = {}
+    concepts: dict[str, dict[str, dict[str, Term | None]]] = {}
     for term in termbase.terms:
         concept = term.english.lower()
-        known = concepts.setdefault(concept, {"en": {term.english: ("concept", None)}})
+        known = concepts.setdefault(concept, {"en": {term.english: None}})
         terms = known.setdefault(term.lang, {})
         if term.term.lower() not in {t.lower() for t in terms}:
-            terms[term.term] = (term.source, term.period)
+            terms[term.term] = term
     martif = ET.Element("martif", {"type": "TBX-Basic", XML_LANG: "en"})
     header = ET.SubElement(ET.SubElement(martif, "martifHeader"), "fileDesc")
     ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = (
-        "mtgrules term base: MTGJSON-derived words, curated terms, names in parentheses and "
-        "aligned lists of the translated Comprehensive Rules"
+        "mtgrules term base: term pairs learned by word alignment (eflomal) from the library's "
+        "translated rules beside their English counterparts and from MTGJSON card lines, with "
+        "how often each was seen and how sure it is; curated terms for what cannot be learned"
     )
     body = ET.SubElement(ET.SubElement(martif, "text"), "body")
     for index, (_, by_lang) in enumerate(sorted(concepts.items()), start=1):
@@ -166,13 +167,18 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
         ET.SubElement(entry, "descrip", type="subjectField").text = "Magic: The Gathering rules"
         for lang in languages:
             lang_set = ET.SubElement(entry, "langSet", {XML_LANG: lang})
-            for text, (source, period) in by_lang[lang].items():
+            for text, found in by_lang[lang].items():
                 tig = ET.SubElement(lang_set, "tig")
                 ET.SubElement(tig, "term").text = text
-                if lang != "en" or source != "concept":
-                    ET.SubElement(tig, "admin", type="source").text = source
-                if period:
-                    ET.SubElement(tig, "note").text = f"in use: {period}"
+                if found is None:
+                    continue  # the English concept itself
+                ET.SubElement(tig, "admin", type="source").text = found.source
+                if found.period:
+                    ET.SubElement(tig, "note").text = f"in use: {found.period}"
+                if found.confidence is not None:
+                    ET.SubElement(
+                        tig, "note"
+                    ).text = f"learned: seen {found.count} times, confidence {found.confidence:.2f}"
     return _xml(martif)
 
 

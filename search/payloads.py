@@ -91,10 +91,17 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
     phrase = phrase.strip()
     if not phrase:
         raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
-    concepts: dict[str, list[dict[str, str | None]]] = {}
+    concepts: dict[str, list[dict[str, Any]]] = {}
     for found in engine.termbase.lookup(phrase):
         concepts.setdefault(found.english.lower(), []).append(
-            {"lang": found.lang, "term": found.term, "source": found.source, "period": found.period}
+            {
+                "lang": found.lang,
+                "term": found.term,
+                "source": found.source,
+                "period": found.period,
+                "count": found.count or None,  # learned pairs: how often seen, how sure
+                "confidence": found.confidence,
+            }
         )
     return {
         "query": phrase,
@@ -105,9 +112,9 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
     }
 
 
-def _unique(terms: list[dict[str, str | None]]) -> list[dict[str, str | None]]:
+def _unique(terms: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """One row per (language, term), the first source kept; languages in a fixed order."""
-    seen: dict[tuple[str | None, str | None], dict[str, str | None]] = {}
+    seen: dict[tuple[str | None, str | None], dict[str, Any]] = {}
     for found in terms:
         seen.setdefault((found["lang"], (found["term"] or "").lower()), found)
     return sorted(seen.values(), key=lambda t: LANG_ORDER.index(t["lang"] or "en"))

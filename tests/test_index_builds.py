@@ -160,4 +160,7 @@ def test_a_full_build_removes_parses_cached_by_other_code(home: Path):
     stale.write_bytes(b"old")
     build(home, force=True)
     assert not stale.exists()
-    assert sorted(p.name.split("-")[1] for p in cache.iterdir()) == [f"{code_version()}.pickle"] * 4
+    parses = [p.name.split("-")[1] for p in cache.iterdir() if p.is_file()]
+    assert sorted(parses) == [f"{code_version()}.pickle"] * 4
+    # Beside them, in a folder of their own, the term pairs learned from the library.
+    assert [p.name[:14] for p in (cache / "terms").iterdir()] == ["learned-terms-"]

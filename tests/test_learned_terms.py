@@ -1,0 +1,103 @@
+"""The term base learned from the Spanish CR beside the English it follows: multi-word terms
+with counts, confidence and sources; no false concepts; and the searches a Spanish judge makes
+in their own words, answered by the rule itself."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from search.cli import cli
+
+PDF = "magic_rules_clean.pdf"
+
+pytestmark = pytest.mark.shared_data
+
+
+@pytest.fixture(scope="module")
+def learned_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
+    """The seeds, English 2025-11-14 and 2026-08-07, and the Spanish CR PDF, indexed."""
+    pdf = shared_data / "cr" / "es" / PDF
+    if not pdf.exists():
+        pytest.skip(f"{pdf} is absent")
+    home = tmp_path_factory.mktemp("learned")
+    english = shared_data / "cr" / "en"
+    files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        assert CliRunner().invoke(cli, ["add", *map(str, files), str(pdf)]).exit_code == 0
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+        yield home
+
+
+def run(home: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(cli, list(args))
+    return result.exit_code, result.stdout
+
+
+def concepts(home: Path, phrase: str) -> dict[str, list[dict]]:
+    code, out = run(home, "term", "--json", phrase)
+    if code != 0:
+        return {}
+    return {c["english"]: c["terms"] for c in json.loads(out)["concepts"]}
+
+
+def keys(home: Path, query: str, limit: int = 3) -> list[str]:
+    code, out = run(home, "search", "--json", "--limit", str(limit), query)
+    return [r["key"] for r in json.loads(out)["results"]] if code == 0 else []
+
+
+def test_multi_word_terms_are_learned_with_counts_and_sources(learned_home: Path):
+    """'acción basada en estado' is state-based action, learned from the aligned rules and
+    the glossary, with how often and how sure; deathtouch is 'toque mortal', not 'toque'."""
+    found = concepts(learned_home, "acción basada en estado")
+    (spanish,) = [t for t in found["state-based action"] if t["lang"] == "es"]
+    assert spanish["term"] == "acciones basadas en estado"
+    assert spanish["count"] >= 20 and spanish["confidence"] >= 0.8
+    assert spanish["source"].startswith("learned: ")
+    assert "es rule 704" in spanish["source"] or "es glossary" in spanish["source"]
+    deathtouch = concepts(learned_home, "toque mortal")["deathtouch"]
+    assert {"es": "toque mortal", "it": "tocco letale", "fr": "contact mortel"}.items() <= {
+        t["lang"]: t["term"] for t in deathtouch
+    }.items()
+
+
+def test_a_loose_word_of_a_term_names_nothing(learned_home: Path):
+    """Spanish 'mortal' alone is not deathtouch; 'deserter' is not desert."""
+    assert "deathtouch" not in concepts(learned_home, "mortal")
+    assert "desert" not in concepts(learned_home, "deserter")
+
+
+def test_curated_rows_the_learner_reproduces_go(learned_home: Path):
+    """The curated Spanish 'supertipo' is learned from the CR: the term base keeps the learned
+    row, with its evidence, not the curated one."""
+    (spanish,) = [t for t in concepts(learned_home, "supertipo")["supertype"] if t["lang"] == "es"]
+    assert spanish["source"].startswith("learned: ")
+
+
+def test_judges_find_rules_in_their_own_words(learned_home: Path):
+    """The rule itself comes first: the legend rule, state-based actions, trample's section;
+    the noun a judge types ('nieve') finds snow's definition."""
+    assert keys(learned_home, "regla de leyendas")[0] == "704.5j"
+    assert keys(learned_home, "acciones basadas en estado")[0] == "704"
+    assert keys(learned_home, "arrollar")[0] == "702.19"
+    assert "Snow" in keys(learned_home, "nieve")
+    assert "702.19" in keys(learned_home, "cómo funciona arrollar")
+
+
+def test_apostrophes_of_every_form_match_alike(learned_home: Path):
+    """The CR's own apostrophe and the keyboard's find the same rules."""
+    assert keys(learned_home, "Urza’s", 5) == keys(learned_home, "Urza's", 5) != []
+
+
+def test_tbx_carries_the_learned_evidence(learned_home: Path):
+    """Each learned term in TBX says how often it was seen and how sure it is."""
+    code, out = run(learned_home, "export", "--format", "tbx", "--lang", "es")
+    assert code == 0
+    notes = [n.text or "" for n in ET.fromstring(out).iter("note")]
+    assert any(n.startswith("learned: seen ") and "confidence" in n for n in notes)
