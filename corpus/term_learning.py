@@ -3,16 +3,15 @@
 The parallel text: each translated rule, example and glossary entry beside its English
 counterpart (same key, in the English edition the translation follows), headings and
 glossary headwords as pairs of their own, aligned enumerations ("I tipi di carta sono ..."),
-English names printed in parentheses ("Clue (Indizio)"), and the type and keyword lines of
-MTGJSON cards (corpus/data/mtgjson-lines.tsv). A statistical word aligner (eflomal) links the
-words of each pair; for every English term the CR names (glossary headwords, headings, list
-items, keyword and type names) the translation is the word sequence its words are linked to,
-where the links are consistent (no word inside it linked outside the term). Each learned pair
-carries how often it was seen, its share of the term's occurrences (confidence) and where."""
+and English names printed in parentheses ("Clue (Indizio)"). A statistical word aligner
+(eflomal) links the words of each pair; for every English term the CR names (glossary
+headwords, headings, list items, names) the translation is the word sequence its words are
+linked to, where the links are consistent (no word inside it linked outside the term). Each
+learned pair carries how often it was seen, its share of the term's occurrences (confidence)
+and where. scripts/derive-terms runs the same learner over MTGJSON card lines, offline."""
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import re
@@ -23,7 +22,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from corpus.alignment import glossary_keys
@@ -117,23 +115,6 @@ def record_pairs(records: Sequence[Record], follows: Mapping[str, Following]) ->
             pairs.append(Pair(record.lang, counterpart.title, record.title, where, title=True))
         if record.text != record.title or not record.title:
             pairs.append(Pair(record.lang, counterpart.text, record.text, where))
-    return pairs
-
-
-def mtgjson_pairs() -> list[Pair]:
-    """Card type lines and keyword lines; a keyword line's items one by one."""
-    text = resources.files("corpus").joinpath("data/mtgjson-lines.tsv").read_text("utf-8")
-    pairs = []
-    for lang, field, english, foreign, cards, _sets in list(
-        csv.reader(text.splitlines(), delimiter="\t")
-    )[1:]:
-        where = f"MTGJSON {field} lines"
-        if field == "keyword":
-            mine = [i.strip(" .") for i in foreign.split(",")]
-            for item, theirs in zip(mine, english.split(","), strict=False):
-                pairs.append(Pair(lang, theirs.strip(), item, where, True, int(cards)))
-        else:
-            pairs.append(Pair(lang, english, foreign, where, weight=int(cards)))
     return pairs
 
 
@@ -260,9 +241,6 @@ def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str,
     for pair in pairs:
         if pair.title:
             add(pair.english)
-        elif pair.source.startswith("MTGJSON type"):
-            for word in tokens(pair.english):
-                add(word)
     return found
 
 
@@ -274,9 +252,16 @@ Links = list[tuple[int, int]]  # (English position, foreign position)
 def word_links(pairs: Sequence[Pair]) -> list[Links]:
     """eflomal's links for each pair, both directions combined: the links both directions
     agree on, plus each one-directional link between two words the agreed links leave alone
-    (the "grow-final-and" heuristic of phrase-based translation)."""
-    if not pairs:
-        return []
+    (the "grow-final-and" heuristic of phrase-based translation). A heading, headword or name
+    needs none: it is a term whole."""
+    to_align = [p for p in pairs if not p.title]
+    if not to_align:
+        return [[] for _ in pairs]
+    linked = iter(_aligned(to_align))
+    return [[] if p.title else next(linked) for p in pairs]
+
+
+def _aligned(pairs: Sequence[Pair]) -> list[Links]:
     from eflomal import Aligner  # heavy: only a build that learns imports it
 
     source = [" ".join(tokens(p.english)) or "-" for p in pairs]
@@ -290,8 +275,8 @@ def word_links(pairs: Sequence[Pair]) -> list[Links]:
             aligner.align(
                 source, target, links_filename_fwd=str(forward), links_filename_rev=str(backward)
             )
-        except subprocess.CalledProcessError:
-            return [[] for _ in pairs]
+        except (subprocess.CalledProcessError, OSError):
+            return [[] for _ in pairs]  # no links: the headings and headwords still teach
         ahead = forward.read_text("utf-8").splitlines()
         back = backward.read_text("utf-8").splitlines()
     return [_combined(_parse(a), _parse(b)) for a, b in zip(ahead, back, strict=True)]
@@ -389,7 +374,7 @@ def _competitive(learned: list[Learned]) -> list[Learned]:
     for t in learned:
         key = (t.lang, fold(t.term))
         most[key] = max(most.get(key, 0), t.count)
-    return [t for t in learned if t.count * 2 >= most[t.lang, fold(t.term)]]
+    return [t for t in learned if t.count >= COMPETING * most[t.lang, fold(t.term)]]
 
 
 def _projected(
@@ -436,6 +421,7 @@ def _unlinked_around(
     return found
 
 
+COMPETING = 0.75  # a foreign term seen this share as often for another English term keeps both
 COMPLETING = 0.8  # share of a phrase's occurrences the same unlinked words must surround
 
 
@@ -531,7 +517,7 @@ def parallel_text(records: Sequence[Record], follows: Mapping[str, Following]) -
     """Every pair the library holds (see the module's docstring)."""
     of_records = record_pairs(records, follows)
     named = [p for record in records for p in parenthesized_pairs(record)]
-    return [*mtgjson_pairs(), *of_records, *enumeration_pairs(of_records), *named]
+    return [*of_records, *enumeration_pairs(of_records), *named]
 
 
 def learn(

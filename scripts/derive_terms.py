@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Derive the MTGJSON part of the term base from the MTGJSON set files.
+"""Derive the MTGJSON part of the term base, corpus/data/terms-mtgjson.tsv, from the MTGJSON set
+files: term pairs learned with the term base's own learner (corpus/term_learning.py) from each
+card's English type line, keyword line and rules text beside its Italian, French and Spanish
+printings ("Creature — Human Wizard" / "Creatura — Umano Mago", "Flying, deathtouch" /
+"Volare, tocco letale", "Return target creature card from your graveyard" / "Fai tornare una
+carta creatura bersaglio dal tuo cimitero"), for the English terms an English CR names (its
+glossary headwords, headings and list items) and the words of card types. Only the pairs are
+kept (which term translates which, how often, how sure): the card text is not.
 
-1. corpus/data/mtgjson-lines.tsv: each card's English type line and keyword line beside its
-   Italian, French and Spanish printings ("Creature — Human Wizard" / "Creatura — Umano Mago",
-   "Flying, deathtouch" / "Volare, tocco letale"), one row per distinct pair. The term base
-   learns from these lines at build time (corpus/term_learning.py).
-2. corpus/data/terms-mtgjson.tsv: term pairs learned here, with the same learner, from the
-   cards' rules text line by line ("Return target creature card from your graveyard" /
-   "Fai tornare una carta creatura bersaglio dal tuo cimitero"), for the English terms an
-   English CR names (its glossary headwords and headings). Only the pairs are kept (which
-   term translates which, how often): the card text is not.
+Learned once, here, rather than at each build: the lines do not change, and eflomal samples at
+random, so the term base of the embedded corpus is the same on every machine.
 
 Usage: scripts/derive-terms [MTGJSON_DIR] [ENGLISH_CR]
 (defaults: ../shared/data/terms/mtgjson and the newest ../shared/data/cr/en/*.txt). The set
-files and the CR are third-party data and are never committed; the derived files are.
+files and the CR are third-party data and are never committed; the derived file is.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections import Counter
 from pathlib import Path
 
 from corpus.ingest import ingest_bytes
-from corpus.term_learning import Pair, english_terms, extract, word_links
+from corpus.term_learning import Pair, english_key, english_terms, extract, tokens, word_links
 
 DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
 
@@ -91,35 +91,46 @@ def main() -> None:
     if cr is None or not cr.is_file():
         sys.exit("no English CR; give one as the second argument")
     cards: Counter[tuple[str, str, str, str]] = Counter()
-    sets: dict[tuple[str, str, str, str], set[str]] = {}
     texts: list[Pair] = []
     for path in files:
         data = json.loads(path.read_text("utf-8"))["data"]
         for card in data["cards"]:
             for row in lines(card):
                 cards[row] += 1
-                sets.setdefault(row, set()).add(data["code"])
             texts.extend(text_pairs(card))
-    with open(DATA / "mtgjson-lines.tsv", "w", encoding="utf-8") as out:
-        out.write("lang\tfield\tenglish\tforeign\tcards\tsets\n")
-        for row in sorted(cards):
-            out.write("\t".join((*row, str(cards[row]), ",".join(sorted(sets[row])))) + "\n")
+    pairs = [*line_pairs(cards), *texts]
     terms = english_cr_terms(cr)
-    for pair in texts:
-        if pair.lang == "en":
-            continue
+    for pair in pairs:  # card types and keywords are terms too
+        if pair.source == "MTGJSON type lines" or pair.title:
+            for word in pair.english.replace("—", " ").split():
+                terms.setdefault(english_key(tokens(word)), word.lower())
+            if pair.title:
+                terms.setdefault(english_key(tokens(pair.english)), pair.english.lower())
     learned = []
     for lang in ("it", "fr", "es"):
-        mine = [p for p in texts if p.lang == lang]
+        mine = [p for p in pairs if p.lang == lang]
         learned.extend(extract(mine, word_links(mine), terms))
     with open(DATA / "terms-mtgjson.tsv", "w", encoding="utf-8") as out:
         out.write(
-            f"# Learned by scripts/derive-terms from {len(texts)} card text lines of "
+            f"# Learned by scripts/derive-terms from the type, keyword and rules text lines of "
             f"{', '.join(p.stem for p in files)}, for the terms of {cr.name}.\n"
         )
         out.write("english\tlang\tterm\tcount\tconfidence\n")
         for t in learned:
             out.write(f"{t.english}\t{t.lang}\t{t.term}\t{t.count}\t{t.confidence}\n")
+
+
+def line_pairs(cards: Counter[tuple[str, str, str, str]]) -> list[Pair]:
+    """Type lines weighted by the cards that print them; a keyword line's items one by one."""
+    pairs = []
+    for (lang, field, english, foreign), count in sorted(cards.items()):
+        if field == "keyword":
+            mine = [i.strip(" .") for i in foreign.split(",")]
+            for item, theirs in zip(mine, english.split(","), strict=False):
+                pairs.append(Pair(lang, theirs.strip(), item, "MTGJSON keyword lines", True, count))
+        else:
+            pairs.append(Pair(lang, english, foreign, "MTGJSON type lines", weight=count))
+    return pairs
 
 
 if __name__ == "__main__":

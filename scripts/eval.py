@@ -8,7 +8,7 @@ an item may offer alternatives with '|' (`en:704|en:704.3`: the section or its r
 number ending in '*' is a rule family (`en:104.3*`: 104.3 or any of its subrules).
 A query's rank is the first result by which every item is met; hit@1 and hit@3 count ranks 1
 and up to 3, MRR averages 1/rank over the first 10 results (0 beyond). The language of a
-query is its tag's first part (`es-question`: es).
+query is its tag's first part (`es-question`: es), its kind the rest (question).
 
 The development queries are about the embedded corpus, so by default they run in a fresh
 temporary MTGRULES_HOME (the four seeds only); `--library` runs them against yours."""
@@ -96,7 +96,10 @@ def evaluate(path: Path) -> int:
         )
         results = json.loads(run.stdout).get("results", []) if run.stdout.strip() else []
         found = rank(expect, results)
-        for group in {f"lang {tag.split('-')[0]}", f"tag {tag}", "all"}:
+        groups = {f"lang {tag.split('-')[0]}", f"tag {tag}", "all"}
+        if "-" in tag:
+            groups.add(f"kind {tag.split('-', 1)[1]}")  # term, question... in every language
+        for group in groups:
             ranks[group].append(found)
         if found is None or found > int(k):
             got = ", ".join(result["key"] for result in results[: int(k)]) or "nothing"

@@ -220,7 +220,7 @@ class Engine:
         # the concept's own section and definition outrank the rules that mention it.
         asking = " ".join(builder.content_tokens(text, is_stop_word)) if asked else text
         named = {fold(asking.strip().strip('"'))}
-        for concept in self._concepts_named(asking.strip().strip('"')):
+        for concept in self._concepts_named(asking.strip().strip('"'), asked):
             named |= {fold(concept), fold(plural(concept))}
         named_keys = {key for key in best if fold(key) in named}
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
@@ -235,12 +235,13 @@ class Engine:
         self._fill(results, filters)
         return results, set(matched)
 
-    def _concepts_named(self, text: str) -> set[str]:
-        """The concepts the whole query names; else those all of it but one word names, in
-        one piece ("sacrificare un permanente": sacrifice; "how does ward work": ward)."""
+    def _concepts_named(self, text: str, asked: bool) -> set[str]:
+        """The concepts the whole query names; for a question, else those all of it but one
+        word names, in one piece ("come si sacrifica un permanente": sacrifice). A query of
+        terms ("supertipo mondo") asks for the rule where they meet, not for their sections."""
         whole = self.termbase.named_by(text)
         words = [w for w in text.split() if not is_stop_word(w.lower())]
-        if whole or len(words) < 2:
+        if whole or len(words) < 2 or not asked:
             return whole
         return self.termbase.named_by(" ".join(words[1:])) | self.termbase.named_by(
             " ".join(words[:-1])
