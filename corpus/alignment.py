@@ -23,7 +23,6 @@ from corpus.numbers import depth
 from corpus.records import Align, Record
 
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
-LOW_CONFIDENCE = 0.5  # aligned, but shown as uncertain
 MODERN_SHARE = 0.85
 MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
 SAME_NUMBER_BONUS = 0.15

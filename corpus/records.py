@@ -9,6 +9,9 @@ from typing import Any
 KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
 
 
+LOW_CONFIDENCE = 0.5  # aligned by content below this: shown as uncertain
+
+
 @dataclass(frozen=True)
 class Align:
     """How a record's English key was found, and how sure we are."""

@@ -120,9 +120,15 @@ def fts_build(records_path: Path, database: Path) -> float:
         "CREATE VIRTUAL TABLE records USING fts5(key UNINDEXED, lang UNINDEXED, "
         "source UNINDEXED, text, tokenize='porter unicode61 remove_diacritics 2')"
     )
+    # A fair baseline for a rule lookup: the key in a plain table, indexed.
+    connection.execute("CREATE TABLE keyed (key TEXT, lang TEXT, text TEXT)")
     with records_path.open(encoding="utf-8") as lines:
-        rows = ((r["key"], r["lang"], r["source"], r["text"]) for r in map(json.loads, lines))
-        connection.executemany("INSERT INTO records VALUES (?, ?, ?, ?)", rows)
+        rows = [(r["key"], r["lang"], r["source"], r["text"]) for r in map(json.loads, lines)]
+    connection.executemany("INSERT INTO records VALUES (?, ?, ?, ?)", rows)
+    connection.executemany(
+        "INSERT INTO keyed VALUES (?, ?, ?)", ((k, la, t) for k, la, _, t in rows)
+    )
+    connection.execute("CREATE INDEX keyed_key ON keyed (key)")
     connection.commit()
     connection.close()
     return time.perf_counter() - started
@@ -177,12 +183,33 @@ FTS_PROCESS = (
 )
 FTS_SHOW_PROCESS = (
     "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); "
-    "print(c.execute('SELECT key, lang, text FROM records WHERE key = ?',"
+    "print(c.execute('SELECT key, lang, text FROM keyed WHERE key = ?',"
     " (sys.argv[2],)).fetchall())"
 )
+# A fresh list for the first-seen measure: the judges' queries, each asked once.
+FIRST_SEEN = ROOT / "eval" / "judges-queries.tsv"
+
+
+def first_seen_queries() -> list[str]:
+    lines = FIRST_SEEN.read_text("utf-8").splitlines()
+    return [line.split("\t")[1] for line in lines if line.strip() and not line.startswith("#")]
 
 
 # --- measures ---------------------------------------------------------------------------------
+
+
+def ask(engine: Any, query: str) -> None:
+    from search.engine import Filters
+    from search.query import QueryError, as_number
+
+    number = as_number(query)
+    try:
+        if number:
+            engine.lookup(number, Filters())
+        else:
+            engine.search(query, Filters(), 5)
+    except QueryError:
+        pass
 
 
 def run(command: list[str], env: dict[str, str]) -> float:
@@ -196,17 +223,18 @@ def peak_child_mb() -> float:
 
 
 def bars(results: dict[str, Any]) -> dict[str, bool]:
-    """Each bar of PRODUCT.md and whether this run meets it (medians)."""
+    """Each bar of the speed issue and whether this run meets it: ratios of medians measured
+    side by side in this run, and the build's own figures."""
     return {
+        "warm query, first seen <= 3x FTS5": results["warm_query_ms"]["ratio_p50"] <= 3,
+        "warm query, repeated <= 1.5x FTS5": results["repeated_query_ms"]["ratio_p50"] <= 1.5,
+        "search process <= 4x an FTS5 script process": results["process_search_s"]["ratio"] <= 4,
+        "show process <= 2x an FTS5 keyed lookup process": results["process_show_s"]["ratio"] <= 2,
+        "serve search <= 1x an FTS5 script process": results["serve"]["search_vs_fts5_process"]
+        <= 1,
         "full build <= 10 s": results["full_build_s"]["mtgrules"]["median"] <= 10,
-        "add one edition <= 2 s": results["add_one_edition_s"]["mtgrules"]["median"] <= 2,
-        "warm query p50 <= 1.5x FTS5": results["warm_query_ms"]["ratio_p50"] <= 1.5,
-        "search process <= 0.25 s": results["process_search_s"]["mtgrules"]["median"] <= 0.25,
-        "show process <= 0.15 s": results["process_show_s"]["mtgrules"]["median"] <= 0.15,
-        "build peak memory <= 400 MB": results["build_peak_rss_mb"] <= 400,
-        "serve search p50 <= 15 ms": results["serve"]["search_p50_ms"] <= 15,
-        "serve rule page p50 <= 10 ms": results["serve"]["rule_page_p50_ms"] <= 10,
-        "serve search <= 1x an FTS5 process": results["serve"]["search_vs_fts5_process"] <= 1,
+        "add one edition <= 1.5 s": results["add_one_edition_s"]["mtgrules"]["median"] <= 1.5,
+        "build peak memory <= 300 MB": results["build_peak_rss_mb"] <= 300,
         "serve load without errors": results["serve"]["load"]["errors"] == 0,
     }
 
@@ -272,30 +300,26 @@ def main() -> int:
     # Warm queries in one process each.
     sys.path.insert(0, str(ROOT))
     from indexer.store import index_root, read_current
-    from search.engine import Engine, Filters
-    from search.query import as_number
+    from search.engine import Engine
 
     current = read_current(home)
     assert current is not None
     engine = Engine(index_root(home) / current["dir"], current.get("english_editions", []))
     connection = sqlite3.connect(work / "fts.db")
+    # First seen: each query of a fresh list asked once of a warm engine (no answer cached).
     ours, theirs, plain = [], [], []
-    for _ in range(3):
-        for query in QUERIES:
-            started = time.perf_counter()
-            number = as_number(query)
-            if number:
-                engine.lookup(number, Filters())
-            else:
-                engine.search(query, Filters(), 5)
-            ours.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            fts_query(connection, query)
-            theirs.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            whoosh_plain_query(engine, query)
-            plain.append(time.perf_counter() - started)
+    for query in first_seen_queries():
+        started = time.perf_counter()
+        ask(engine, query)
+        ours.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        fts_query(connection, query)
+        theirs.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        whoosh_plain_query(engine, query)
+        plain.append(time.perf_counter() - started)
     results["warm_query_ms"] = {
+        "queries": len(ours),
         "mtgrules_p50": round(1000 * statistics.median(ours), 2),
         "mtgrules_p95": round(1000 * percentile(ours, 0.95), 2),
         "fts5_p50": round(1000 * statistics.median(theirs), 2),
@@ -304,6 +328,24 @@ def main() -> int:
         # For reading the ratio: the same index asked what FTS5 is asked (every word, in one
         # language's text, no translations, no records fetched).
         "whoosh_plain_p50": round(1000 * statistics.median(plain), 2),
+    }
+    # Repeated: the bench's own list asked three times; the second and third rounds count (the
+    # engine remembers its answers, as the web app's does).
+    again, fts_again = [], []
+    for round_ in range(3):
+        for query in QUERIES:
+            started = time.perf_counter()
+            ask(engine, query)
+            elapsed = time.perf_counter() - started
+            started = time.perf_counter()
+            fts_query(connection, query)
+            if round_:
+                again.append(elapsed)
+                fts_again.append(time.perf_counter() - started)
+    results["repeated_query_ms"] = {
+        "mtgrules_p50": round(1000 * statistics.median(again), 3),
+        "fts5_p50": round(1000 * statistics.median(fts_again), 3),
+        "ratio_p50": round(statistics.median(again) / statistics.median(fts_again), 2),
     }
 
     # Whole processes, warm OS cache.
@@ -426,9 +468,14 @@ def as_table(results: dict[str, Any]) -> str:
         lines.append(f"{name:22} {spread:30} {theirs['median']:<12.3f} {results[name]['ratio']}")
     warm = results["warm_query_ms"]
     lines.append(
-        f"{'warm_query_ms p50':22} {warm['mtgrules_p50']:<30} {warm['fts5_p50']:<12} "
-        f"{warm['ratio_p50']}  (p95 {warm['mtgrules_p95']} vs {warm['fts5_p95']}; "
-        f"Whoosh asked FTS5's query: {warm['whoosh_plain_p50']})"
+        f"{'first-seen query ms p50':22} {warm['mtgrules_p50']:<30} {warm['fts5_p50']:<12} "
+        f"{warm['ratio_p50']}  ({warm['queries']} queries; p95 {warm['mtgrules_p95']} vs "
+        f"{warm['fts5_p95']}; Whoosh asked FTS5's query: {warm['whoosh_plain_p50']})"
+    )
+    again = results["repeated_query_ms"]
+    lines.append(
+        f"{'repeated query ms p50':22} {again['mtgrules_p50']:<30} {again['fts5_p50']:<12} "
+        f"{again['ratio_p50']}"
     )
     lines.append(f"{'build_peak_rss_mb':22} {results['build_peak_rss_mb']}")
     serve = results["serve"]

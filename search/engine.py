@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable
 from functools import cache, cached_property
@@ -26,6 +27,7 @@ __all__ = ["LANG_ORDER", "Engine", "Filters", "Result"]
 if TYPE_CHECKING:
     from corpus.terms import TermBase
 
+ANSWERS_KEPT = 256  # searches an engine remembers
 EXACT_NAME_BONUS = 2.0
 DEFINITION_LEADS = 1.05  # the rule a glossary entry sends to, just above the entry
 OTHER_LANGUAGE_WEIGHT = 0.5
@@ -45,6 +47,8 @@ class Engine:
         # (partial), and these were found nowhere (missing).
         self.missing: list[str] = []
         self.partial = False
+        # Answers by (query, filters, limit), oldest first: an engine serves one build.
+        self._answers: dict[tuple[str, Filters, int], Any] = {}
 
     @cached_property
     def searcher(self) -> Any:
@@ -168,7 +172,21 @@ class Engine:
     # --- words --------------------------------------------------------------------------------
 
     def search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
-        """Ranked results and the folded, stemmed words that matched (for highlighting)."""
+        """Ranked results and the folded, stemmed words that matched (for highlighting). A
+        query asked again of the same engine (the web app's) is answered from memory."""
+        asked_before = self._answers.get((text, filters, limit))
+        if asked_before is not None:
+            results, matched, self.missing, self.partial = copy.deepcopy(asked_before)
+            return results, matched
+        results, matched = self._search(text, filters, limit)
+        if len(self._answers) >= ANSWERS_KEPT:
+            self._answers.pop(next(iter(self._answers)))  # the oldest
+        self._answers[text, filters, limit] = copy.deepcopy(
+            (results, matched, self.missing, self.partial)
+        )
+        return results, matched
+
+    def _search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
         from search import builder
 
         questioned = validate(text).rstrip().endswith("?")
@@ -254,7 +272,10 @@ class Engine:
             query, _ = builder.build(word, self.translations, is_stop_word, True, languages)
         except QueryError:
             return False
-        return bool(self.searcher.search(query, limit=1).top_n)
+        # One word's query is an OR of terms and phrases: found when any term is in the index
+        # (a phrase's words are, at least). Counting is much quicker than searching.
+        reader = self.searcher.reader()
+        return any(reader.doc_frequency(field, text) for field, text in query.iter_all_terms())
 
     def query(self, text: str, languages: tuple[str, ...] = ()) -> tuple[Any, list[str]]:
         """The Whoosh query and the words it searches: built directly for words and phrases,

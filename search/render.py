@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from corpus.records import LOW_CONFIDENCE
 from search.results import LANG_ORDER, Result, shown_source
 from search.safe_text import terminal_safe
 
@@ -54,6 +55,11 @@ def label(record: dict[str, Any]) -> str:
         ""
         if align["confidence"] >= 0.999
         else f" · aligned by {align['method']} {align['confidence']:.2f}"
+        + (
+            " (uncertain)"
+            if align["method"] == "content" and align["confidence"] < LOW_CONFIDENCE
+            else ""
+        )
     )
     return f"{number} · {record['kind']} · {edition} · {source}{aligned}"
 

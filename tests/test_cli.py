@@ -264,3 +264,20 @@ def test_when_no_rule_has_every_word_some_of_them_do():
     assert payload["missing"] == [] and payload["results"][0]["key"] == "Warp"
     plain = CliRunner().invoke(cli, ["search", "esiliato fase finale curvatura"])
     assert plain.stderr.startswith("note: no rule has every word; rules with some of them")
+
+
+def test_a_weak_content_alignment_is_marked_uncertain():
+    """Below the alignment's low-confidence mark, the record's label says so."""
+    from search.render import label
+
+    record = {
+        "number": "205.3d",
+        "kind": "rule",
+        "edition": None,
+        "follows": None,
+        "source": "001_1dd839522fb4465e.txt",
+        "align": {"method": "content", "confidence": 0.41},
+    }
+    assert label(record).endswith("· aligned by content 0.41 (uncertain)")
+    record["align"]["confidence"] = 0.58
+    assert label(record).endswith("· aligned by content 0.58")

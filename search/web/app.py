@@ -23,8 +23,8 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from corpus.alignment import LOW_CONFIDENCE
 from corpus.numbers import CITATION
+from corpus.records import LOW_CONFIDENCE
 from search import payloads
 from search.render import by_language
 from search.results import Filters
