@@ -21,7 +21,6 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
 from corpus.alignment import glossary_keys
@@ -29,8 +28,8 @@ from corpus.following import Following
 from corpus.inflection import inflected_alike
 from corpus.records import Record
 from corpus.text import fold
+from corpus.words import stop_words, tokens
 
-TOKEN = re.compile(r"\w+(?:[-'’]\w+)*|\w+['’]")  # "anti-malocchio", "state-based": one word
 MAX_WORDS = 5  # the longest term, in words, on either side
 MIN_COUNT = 3  # times a pair must be seen, unless a heading or headword pairs them
 MIN_CONFIDENCE = 0.25  # share of the term's occurrences
@@ -57,24 +56,6 @@ class Learned:
     count: int
     confidence: float
     sources: tuple[str, ...]  # up to three places it was seen
-
-
-@cache
-def stop_words(lang: str) -> frozenset[str]:
-    from whoosh.lang.stopwords import stoplists
-
-    return frozenset(stoplists.get(lang, ()))
-
-
-def tokens(text: str, lang: str = "en") -> list[str]:
-    """Lower-case words; in French and Italian an elided article is a word of its own
-    ("l'initiative": "l'", "initiative"), in English "Urza's" stays one."""
-    if lang in ("fr", "it"):
-        text = _ELIDED.sub(r"\1' ", text)
-    return [w.lower().replace("’", "'") for w in TOKEN.findall(text)]
-
-
-_ELIDED = re.compile(r"\b(\w{1,4})['’](?=\w)")
 
 
 # -- the parallel text -------------------------------------------------------------------------

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import csv
 import json
-import re
+import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
@@ -20,8 +20,9 @@ from corpus.following import Following
 from corpus.inflection import inflected_alike
 from corpus.mechanics import mechanics
 from corpus.records import Record
-from corpus.term_learning import Learned, concept_name, english_key, learn, tokens
+from corpus.term_learning import Learned, concept_name, english_key, learn
 from corpus.text import fold
+from corpus.words import content_words, plain_words, stop_words, tokens
 
 
 @dataclass(frozen=True)
@@ -71,13 +72,11 @@ def static_terms() -> tuple[Term, ...]:
     return tuple(terms)
 
 
-_WORD = re.compile(r"\w+")
 LANGS = ("it", "fr", "es", "en")
 
 
 def stems(text: str, lang: str) -> list[str]:
-    """Folded, stemmed content words (no articles or prepositions), as the term base compares
-    them: "tipo di terra" and "tipos de tierra" both have two."""
+    """Folded, stemmed content words (no articles or prepositions)."""
     return [stem for stem, _ in content_words(text, lang)]
 
 
@@ -132,13 +131,6 @@ def learned_term(learned: Learned) -> Term:
     )
 
 
-def content_words(text: str, lang: str) -> list[tuple[str, str]]:
-    """(stem, word as written, lower case) of each content word."""
-    stop = _stop_words(lang)
-    words = _WORD.findall(text.replace("-", "").lower())  # sur-type is one word: surtype
-    return [(_stem(word, lang), word) for word in words if word not in stop]
-
-
 def written_alike(written: str, term: str) -> bool:
     """Whether a word that stems like a term's word can be that word: not when it carries an
     accent the term's word lacks (French "basé" is not "base", the word for basic, though both
@@ -148,20 +140,6 @@ def written_alike(written: str, term: str) -> bool:
         if form and len(form) == len(term) and fold(form) == fold(term) and form != term:
             return not any(a != b and fold(a) == b for a, b in zip(form, term, strict=True))
     return True
-
-
-@cache
-def _stop_words(lang: str) -> frozenset[str]:
-    from whoosh.lang.stopwords import stoplists
-
-    return frozenset(stoplists.get(lang, ()))
-
-
-@lru_cache(maxsize=200_000)
-def _stem(word: str, lang: str) -> str:
-    from whoosh.lang import stemmer_for_language
-
-    return stemmer_for_language(lang)(fold(word))
 
 
 class TermBase:
@@ -211,6 +189,19 @@ class TermBase:
         learned = [learned_term(t) for t in learn(records, follows or {}, cache)]
         curated = unlearned(static_terms(), learned)
         return cls([*curated, *whole_terms(learned, [*curated, *learned])])
+
+    def to_ready(self) -> bytes:
+        """The term base with its lookup tables computed, for a command to load in a few ms
+        instead of stemming every term again (pickle: written and read by our own build)."""
+        tables = (self.strong, self.weak, self._by_stems, self._written)
+        return pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def from_ready(cls, data: bytes) -> TermBase:
+        termbase = object.__new__(cls)
+        termbase.strong, termbase.weak, termbase._by_stems, termbase._written = pickle.loads(data)
+        termbase.terms = termbase.strong + termbase.weak
+        return termbase
 
     def to_json(self) -> str:
         return json.dumps(
@@ -297,8 +288,8 @@ class TermBase:
     def composed(self, phrase: str) -> set[str]:
         """A two-word phrase whose words name two concepts that together name a third:
         "types d'artefacts" -> type + artifact -> "artifact type" (head first or last)."""
-        words = [w for w in _WORD.findall(phrase.lower()) if len(w) > 1]
-        words = [w for w in words if not any(w in _stop_words(lang) for lang in LANGS)]
+        words = [w for w in plain_words(phrase) if len(w) > 1]
+        words = [w for w in words if not any(w in stop_words(lang) for lang in LANGS)]
         if len(words) != 2:
             return set()
         first, second = (self.english_for(w) | self._english(w) for w in words)

@@ -17,25 +17,13 @@ from whoosh.analysis import (
     StopFilter,
     Token,
 )
-from whoosh.lang.stopwords import stoplists
 from whoosh.support.charset import accent_map
+
+from corpus.words import stop_words
 
 # Words split on apostrophes (l'artefatto, l’artefatto -> l / artefatto); rule numbers such as
 # 205.4d stay one token; hyphenated words are kept whole here and split below.
 TOKEN_PATTERN = r"\w+(?:[-.]\w+)*"
-
-# Elided articles and prepositions that the Snowball lists lack.
-EXTRA_STOP_WORDS = {
-    "it": {"un", "quell", "quest", "sull", "s"},
-    "fr": {"jusqu", "lorsqu", "puisqu", "quelqu"},
-    "es": set(),
-    "en": set(),
-}
-
-
-@cache
-def stop_words(lang: str) -> frozenset[str]:
-    return frozenset(stoplists[lang]) | EXTRA_STOP_WORDS[lang]
 
 
 @cache

@@ -25,6 +25,7 @@ from indexer.integrity import checksums
 from indexer.masks import write_outdated
 from indexer.store import (
     TERMBASE,
+    TERMBASE_READY,
     VOCABULARY,
     IndexError_,
     build_lock,
@@ -217,8 +218,8 @@ def _build_in_full(
     progress: Progress | None,
 ) -> tuple[Path, int, int]:
     from corpus import library
-    from corpus.align import with_terms
     from corpus.alignment import align_documents
+    from corpus.enrichment import with_terms
     from corpus.following import edition_numbers, followings
     from corpus.term_learning import learning_records
     from corpus.terms import TermBase
@@ -263,6 +264,7 @@ def _build_in_full(
         saved.vocabulary = vocabulary_counts(unique)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used
+        (folder / TERMBASE_READY).write_bytes(termbase.to_ready())
         saved.save(folder)
         write_current(
             home,

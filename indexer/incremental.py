@@ -34,21 +34,29 @@ from indexer.integrity import checksums
 from indexer.masks import OUTDATED, write_outdated
 from indexer.sidestore import Membership
 from indexer.state import STATE, BuildState, by_source, chunk, write_chunks
-from indexer.store import TERMBASE, VOCABULARY, index_root, records_path, write_current
+from indexer.store import (
+    TERMBASE,
+    TERMBASE_READY,
+    VOCABULARY,
+    index_root,
+    records_path,
+    write_current,
+)
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
 
 MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick
-OWN_FILES = {TERMBASE, VOCABULARY, STATE, OUTDATED}  # written anew, never through a hard link
+# Written anew in each build folder, never through a hard link.
+OWN_FILES = {TERMBASE, TERMBASE_READY, VOCABULARY, STATE, OUTDATED}
 
 
 def add_editions(
     home: Path, current: dict[str, Any], state: dict[str, list[Any]], print_: str
 ) -> tuple[Path, int, int] | None:
     """(new build folder, records, versions), or None when a full build is needed."""
-    from corpus.align import with_terms
     from corpus.alignment import overrides
+    from corpus.enrichment import with_terms
     from corpus.terms import TermBase
     from indexer import sidestore
 
@@ -120,6 +128,7 @@ def add_editions(
         records = int(current["records"]) + len(new_english)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
+        (folder / TERMBASE_READY).write_bytes(termbase.to_ready())
         saved.translated = translated
         saved.references = references
         saved.english = english
@@ -227,8 +236,8 @@ def _realigned(
     """The translated records as a full build would key them now: re-aligned when the new
     edition is the one a document follows, as they were otherwise; None when a document would
     now follow an edition by its numbering (a full build decides that)."""
-    from corpus.align import with_terms
     from corpus.alignment import align_documents
+    from corpus.enrichment import with_terms
 
     before = sorted(saved.english)
     after = sorted(english)

@@ -25,6 +25,7 @@ class IndexError_(RuntimeError):
 
 
 TERMBASE = "termbase.json"  # in a build folder: the term base the records were enriched with
+TERMBASE_READY = "termbase.pickle"  # the same, its lookup tables computed (TermBase.to_ready)
 VOCABULARY = "vocabulary.txt"  # in a build folder: the "did you mean" words
 
 

@@ -25,7 +25,8 @@ from collections import Counter
 from pathlib import Path
 
 from corpus.ingest import ingest_bytes
-from corpus.term_learning import Pair, english_key, english_terms, extract, tokens, word_links
+from corpus.term_learning import Pair, english_key, english_terms, extract, word_links
+from corpus.words import tokens
 
 DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import pickle
 import re
 from collections.abc import Iterable
 from functools import cache, cached_property
@@ -377,8 +379,11 @@ class Engine:
     def termbase(self) -> TermBase:
         """The term base the index was built with (parenthesised names included)."""
         from corpus.terms import TermBase, static_terms
-        from indexer.store import TERMBASE
+        from indexer.store import TERMBASE, TERMBASE_READY
 
+        unreadable = (OSError, pickle.UnpicklingError, ValueError, TypeError, EOFError)
+        with contextlib.suppress(*unreadable, AttributeError):  # older code's build: the JSON
+            return TermBase.from_ready((self.folder / TERMBASE_READY).read_bytes())
         try:
             return TermBase.from_json((self.folder / TERMBASE).read_text("utf-8"))
         except (OSError, ValueError, KeyError, TypeError):

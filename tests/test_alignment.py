@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from corpus import library
-from corpus.align import aligned
+from corpus.enrichment import aligned
 
 
 def french_keys() -> dict[str, tuple[str, str, float]]:

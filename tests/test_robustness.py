@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpus import library
-from corpus.align import aligned
+from corpus.enrichment import aligned
 from corpus.text import fold
 from indexer.build import build
 from search.cli import cli

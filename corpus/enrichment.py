@@ -1,4 +1,4 @@
-"""Cross-document enrichment: English terms for every record from the term base.
+"""Term enrichment: the English concepts every record mentions, from the term base.
 
 Then old numberings are aligned to modern keys (corpus/alignment.py)."""
 
