@@ -12,7 +12,7 @@ import json
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -131,6 +131,7 @@ def learned_term(learned: Learned) -> Term:
     )
 
 
+@lru_cache(maxsize=100_000)
 def written_alike(written: str, term: str) -> bool:
     """Whether a word that stems like a term's word can be that word: not when it carries an
     accent the term's word lacks (French "basé" is not "base", the word for basic, though both
@@ -155,6 +156,7 @@ class TermBase:
         self.terms = strong + weak
         # (language, stems) -> the concepts of that key, each with the words of its term as
         # written: a text or query names a concept only when written like its term.
+        self._seen: dict[tuple[str, tuple[str, ...], tuple[str, ...]], set[str]] = {}
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
         for group in (strong, weak):
@@ -201,6 +203,7 @@ class TermBase:
         termbase = object.__new__(cls)
         termbase.strong, termbase.weak, termbase._by_stems, termbase._written = pickle.loads(data)
         termbase.terms = termbase.strong + termbase.weak
+        termbase._seen = {}
         return termbase
 
     def to_json(self) -> str:
@@ -217,30 +220,31 @@ class TermBase:
     def concepts_in(self, text: str, lang: str) -> list[str]:
         """English concepts the text mentions, once per mention, in order."""
         written = content_words(text, lang)
-        words = [stem for stem, _ in written]
+        stems = [stem for stem, _ in written]
+        words = tuple(word for _, word in written)
         starts = self._starts()
         found = []
-        for start, word in enumerate(words):
-            for key in starts.get((lang, word), ()):  # the terms that begin with this word
+        for start, stem in enumerate(stems):
+            for key in starts.get((lang, stem), ()):  # the terms that begin with this word
                 end = start + len(key)
-                if tuple(words[start:end]) == key:
-                    found.extend(sorted(self._written_as(lang, key, written[start:end])))
+                if tuple(stems[start:end]) == key:
+                    found.extend(sorted(self._written_as(lang, key, words[start:end])))
         return found
 
-    def _written_as(
-        self, lang: str, key: tuple[str, ...], written: Sequence[tuple[str, str]]
-    ) -> set[str]:
+    def _written_as(self, lang: str, key: tuple[str, ...], words: tuple[str, ...]) -> set[str]:
         """The concepts of a key whose term the words are: each word an inflection of the
         term's (not "deserter" for "desert"), with no accent the term lacks."""
-        words = [w for _, w in written]
-        return {
-            concept
-            for concept, form in self._written.get((lang, key), ())
-            if all(
-                inflected_alike(w, t, lang) and written_alike(w, t)
-                for w, t in zip(words, form, strict=True)
-            )
-        }
+        found = self._seen.get((lang, key, words))
+        if found is None:
+            found = self._seen[lang, key, words] = {
+                concept
+                for concept, form in self._written.get((lang, key), ())
+                if all(
+                    inflected_alike(w, t, lang) and written_alike(w, t)
+                    for w, t in zip(words, form, strict=True)
+                )
+            }
+        return found
 
     @cache  # noqa: B019 - one term base per build, kept for its lifetime
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
@@ -261,7 +265,8 @@ class TermBase:
         """The concepts a whole word or phrase of one language names (as concepts_in finds
         them in a text: by stems, written alike)."""
         written = content_words(phrase, lang)
-        return self._written_as(lang, tuple(stem for stem, _ in written), written)
+        key = tuple(stem for stem, _ in written)
+        return self._written_as(lang, key, tuple(word for _, word in written))
 
     def named_by(self, phrase: str) -> set[str]:
         """The English concepts a whole word or phrase names, in any language."""
