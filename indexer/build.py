@@ -242,6 +242,7 @@ def _build_in_full(
         english=english,
         termbase=termbase.to_json(),
         numbers=edition_numbers(raw),
+        followed={source: f.edition for source, f in follows.items()},
     )
     folder: Path | None = None
     try:

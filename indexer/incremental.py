@@ -10,7 +10,9 @@ full."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
 import shutil
 import tempfile
 import time
@@ -82,15 +84,23 @@ def add_editions(
     if _numbering_moves(saved, numbers):
         return None  # a translation now follows another edition by its numbering
     follows = followings(saved.translated_raw, numbers)
+    followed = {source: f.edition for source, f in follows.items()}
     references = [
         r
         for r in _in_library_order(saved.references + new_raw)
-        if r.edition in {f.edition for f in follows.values()}
+        if r.edition in set(followed.values())
     ]
-    learning = _in_library_order(saved.translated_raw + references)
-    termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")
-    if termbase.to_json() != saved.termbase:
-        return None  # every record's terms could change
+    termbase = None
+    if followed == saved.followed:
+        # The term base learns from the translations and the editions they follow: the
+        # same as the live build's, which is read ready.
+        with contextlib.suppress(OSError, pickle.UnpicklingError, ValueError, EOFError):
+            termbase = TermBase.from_ready((live / TERMBASE_READY).read_bytes())
+    if termbase is None:
+        learning = _in_library_order(saved.translated_raw + references)
+        termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")
+        if termbase.to_json() != saved.termbase:
+            return None  # every record's terms could change
 
     english = dict(saved.english)
     for document in new_documents:
@@ -133,6 +143,7 @@ def add_editions(
         saved.references = references
         saved.english = english
         saved.numbers = numbers
+        saved.followed = followed
         saved.save(folder)
         count = int(current["versions"]) + len(added)
         write_current(

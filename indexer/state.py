@@ -29,6 +29,7 @@ class BuildState:
     vocabulary: Counter[str] = field(default_factory=Counter)
     checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
     numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # edition -> its numbers
+    followed: dict[str, str] = field(default_factory=dict)  # translation -> edition it follows
 
     @property
     def numbered_like(self) -> dict[str, str]:
