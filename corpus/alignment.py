@@ -19,6 +19,7 @@ from functools import cache
 from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
+from corpus.library import OVERRIDES
 from corpus.numbers import depth
 from corpus.records import Align, Record
 
@@ -27,7 +28,6 @@ MODERN_SHARE = 0.85
 MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
 SAME_NUMBER_BONUS = 0.15
 MOVE_MARGIN = 0.15  # how much better a place out of order must fit for a rule to move there
-OVERRIDES = "alignment-overrides.tsv"
 
 
 def overrides() -> dict[tuple[str, str], str]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from corpus.records import Document, Record
 
 MANIFEST = "manifest.json"
+OVERRIDES = "alignment-overrides.tsv"  # the user's own alignment overrides, in MTGRULES_HOME
 
 
 def home() -> Path:

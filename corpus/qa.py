@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 from corpus.layouts.base import TRANSLATOR_NOTE
 from corpus.numbers import RULE_NUMBER, SUBRULE_LETTERS, cited_numbers, sort_key
 from corpus.records import Record
-from corpus.term_learning import list_items, parenthesized_pairs
+from corpus.term_learning import parenthesized_pairs
 from corpus.text import fold
+from corpus.words import list_items
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase

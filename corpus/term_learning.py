@@ -28,7 +28,14 @@ from corpus.following import Following
 from corpus.inflection import inflected_alike
 from corpus.records import Record
 from corpus.text import fold
-from corpus.words import stop_words, tokens
+from corpus.words import (
+    english_key,
+    list_items,
+    singular,
+    singular_name,
+    stop_words,
+    tokens,
+)
 
 MAX_WORDS = 5  # the longest term, in words, on either side
 MIN_COUNT = 3  # times a pair must be seen, unless a heading or headword pairs them
@@ -136,23 +143,6 @@ def parenthesized_pairs(record: Record) -> list[Pair]:
     return pairs
 
 
-# A list at the end of a rule: "I tipi di carta sono artefatto, battaglia, ... e vanguard."
-_LIST_INTRO = re.compile(r"(?:\b(?:sono|are|sont|son)\b|:)\s+(?P<items>[^:]+?)\.?\s*$")
-_LAST_ITEM = re.compile(r",?\s+(?:e|ed|and|et|y|o|or|ou)\s+(?=[^,]+$)")
-
-
-def list_items(text: str) -> list[str]:
-    """The items of the first enumeration in a rule ("... sono: a, b, c e d."), or []."""
-    for sentence in re.sub(r"\([^)]*\)", "", text).split(". "):
-        match = _LIST_INTRO.search(sentence)
-        if not match:
-            continue
-        items = [i.strip(' ."“”«»') for i in _LAST_ITEM.sub(", ", match["items"]).split(",")]
-        if len(items) >= 3 and all(i and len(i.split()) <= 4 for i in items):
-            return items
-    return []
-
-
 def enumeration_pairs(pairs: Iterable[Pair]) -> list[Pair]:
     """The lists of two rules that say the same thing, as pairs of their own (the aligner
     links their items better apart from the sentence around them). Not item by item: a
@@ -164,34 +154,6 @@ def enumeration_pairs(pairs: Iterable[Pair]) -> list[Pair]:
             where = f"{pair.source} (list)"
             found.append(Pair(pair.lang, ", ".join(theirs), ", ".join(mine), where))
     return found
-
-
-def english_key(words: Sequence[str]) -> str:
-    """One key for an English term and its plural: "keyword abilities" = "keyword ability"."""
-    return " ".join(_singular(w) for w in words)
-
-
-def singular_name(name: str) -> str:
-    """A term's name as the term base gives it: "state-based actions" -> "state-based
-    action" (the last word only: "rules of engagement" stays)."""
-    words = name.split(" ")
-    return " ".join([*words[:-1], _singular(words[-1])])
-
-
-def _singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith(_NOT_PLURAL) and len(word) > 3:
-        return word[:-1]
-    return word
-
-
-_NOT_PLURAL = ("ss", "'s", "us", "is", "plains", "status")
-
-
-def concept_name(english: str) -> str:
-    """Common nouns in lower case (forest = Forest); proper names and mechanics keep theirs."""
-    return english if english[:1].isupper() and " " in english else english.lower()
 
 
 # -- the English terms -------------------------------------------------------------------------
@@ -290,11 +252,11 @@ def _occurrences(
     words: list[str], starts: Mapping[str, list[tuple[str, ...]]]
 ) -> Iterator[tuple[int, int, str]]:
     """(start, end, term's key) of each English term in a sentence, plurals included."""
-    singular = [_singular(w) for w in words]
-    for start, word in enumerate(singular):
+    singulars = [singular(w) for w in words]
+    for start, word in enumerate(singulars):
         for term in starts.get(word, ()):
             end = start + len(term)
-            if tuple(singular[start:end]) == term:
+            if tuple(singulars[start:end]) == term:
                 yield start, end, " ".join(term)
 
 

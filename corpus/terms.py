@@ -15,14 +15,17 @@ from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from corpus.following import Following
 from corpus.inflection import inflected_alike
 from corpus.mechanics import mechanics
 from corpus.records import Record
-from corpus.term_learning import Learned, concept_name, english_key, learn
+
+if TYPE_CHECKING:
+    from corpus.following import Following
+    from corpus.term_learning import Learned
 from corpus.text import fold
-from corpus.words import content_words, plain_words, stop_words, tokens
+from corpus.words import concept_name, content_words, english_key, plain_words, stop_words, tokens
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,8 @@ class TermBase:
         """The curated terms and those learned from the records' parallel text. `follows`:
         source -> the English edition a translation follows (corpus.following); `cache`:
         where learned terms are kept (see term_learning.learn)."""
+        from corpus.term_learning import learn  # a build's work, not a search's
+
         learned = [learned_term(t) for t in learn(records, follows or {}, cache)]
         curated = unlearned(static_terms(), learned)
         return cls([*curated, *whole_terms(learned, [*curated, *learned])])

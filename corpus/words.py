@@ -4,6 +4,7 @@ stemmer per language (Whoosh's, the index's own)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from corpus.text import fold
@@ -56,3 +57,49 @@ def stem(word: str, lang: str) -> str:
     from whoosh.lang import stemmer_for_language
 
     return stemmer_for_language(lang)(fold(word))
+
+
+# A list at the end of a rule: "I tipi di carta sono artefatto, battaglia, ... e vanguard."
+_LIST_INTRO = re.compile(r"(?:\b(?:sono|are|sont|son)\b|:)\s+(?P<items>[^:]+?)\.?\s*$")
+_LAST_ITEM = re.compile(r",?\s+(?:e|ed|and|et|y|o|or|ou)\s+(?=[^,]+$)")
+
+
+def list_items(text: str) -> list[str]:
+    """The items of the first enumeration in a rule ("... sono: a, b, c e d."), or []."""
+    for sentence in re.sub(r"\([^)]*\)", "", text).split(". "):
+        match = _LIST_INTRO.search(sentence)
+        if not match:
+            continue
+        items = [i.strip(' ."“”«»') for i in _LAST_ITEM.sub(", ", match["items"]).split(",")]
+        if len(items) >= 3 and all(i and len(i.split()) <= 4 for i in items):
+            return items
+    return []
+
+
+def english_key(words: Sequence[str]) -> str:
+    """One key for an English term and its plural: "keyword abilities" = "keyword ability"."""
+    return " ".join(singular(w) for w in words)
+
+
+def singular_name(name: str) -> str:
+    """A term's name as the term base gives it: "state-based actions" -> "state-based
+    action" (the last word only: "rules of engagement" stays)."""
+    words = name.split(" ")
+    return " ".join([*words[:-1], singular(words[-1])])
+
+
+def singular(word: str) -> str:
+    """An English plural's singular: abilities, ability; actions, action; Plains stays."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(_NOT_PLURAL) and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+_NOT_PLURAL = ("ss", "'s", "us", "is", "plains", "status")
+
+
+def concept_name(english: str) -> str:
+    """Common nouns in lower case (forest = Forest); proper names and mechanics keep theirs."""
+    return english if english[:1].isupper() and " " in english else english.lower()

@@ -55,8 +55,7 @@ def code_stamp() -> str:
 def fingerprint(state: dict[str, list[Any]]) -> str:
     """Everything a build is made from: the code and its data, the documents, and the user's
     own alignment overrides (MTGRULES_HOME/alignment-overrides.tsv)."""
-    from corpus.alignment import OVERRIDES
-    from corpus.library import home
+    from corpus.library import OVERRIDES, home
 
     digest = hashlib.sha256(code_stamp().encode())
     with contextlib.suppress(OSError):  # no overrides of the user's own

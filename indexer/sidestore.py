@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from corpus.numbers import CITATION
 from corpus.records import record_json
-from corpus.term_learning import list_items
 from corpus.text import fold
+from corpus.words import list_items
 
 if TYPE_CHECKING:
     from indexer.build import Version

@@ -25,8 +25,8 @@ from collections import Counter
 from pathlib import Path
 
 from corpus.ingest import ingest_bytes
-from corpus.term_learning import Pair, english_key, english_terms, extract, word_links
-from corpus.words import tokens
+from corpus.term_learning import Pair, english_terms, extract, word_links
+from corpus.words import english_key, tokens
 
 DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
 

@@ -1,0 +1,60 @@
+"""A search must start fast: the commands users run most import only what they use. Checked by
+the modules they load (deterministic), not by timing them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Modules only a build, the learner, the web app or an export needs.
+HEAVY = (
+    "eflomal",
+    "corpus.term_learning",
+    "corpus.alignment",
+    "corpus.ingest",
+    "indexer.build",
+    "whoosh.writing",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "pypdfium2",
+    "bs4",
+    "charset_normalizer",
+    "xml.etree.ElementTree",
+)
+
+PROBE = """
+import json, sys
+from search.cli import main
+sys.argv = ["mtgrules", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def loaded_by(home: Path, *args: str) -> set[str]:
+    run = subprocess.run(
+        [sys.executable, "-c", PROBE, *args],
+        capture_output=True,
+        text=True,
+        env={"MTGRULES_HOME": str(home), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    return set(json.loads(run.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("args", [("show", "205.4d"), ("search", "regola delle leggende")])
+def test_show_and_search_import_no_build_or_web_code(home: Path, args: tuple[str, ...]):
+    """With an index built, `show` and `search` load neither the builder nor the learner, the
+    web app, the PDF reader or the exporters."""
+    loaded_by(home, "index")
+    loaded = loaded_by(home, *args)
+    assert "search.engine" in loaded or args[0] == "show"
+    assert sorted(m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY) == []
