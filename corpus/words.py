@@ -34,9 +34,14 @@ def stop_words(lang: str) -> frozenset[str]:
 def tokens(text: str, lang: str = "en") -> list[str]:
     """Lower-case words, as the learner aligns them; in French and Italian an elided article
     is a word of its own ("l'initiative": "l'", "initiative"), in English "Urza's" stays one."""
-    if lang in ("fr", "it"):
+    return list(_tokens(text, lang in ("fr", "it")))
+
+
+@lru_cache(maxsize=50_000)  # the learner reads each text of the parallel text several times
+def _tokens(text: str, elided: bool) -> tuple[str, ...]:
+    if elided:
         text = _ELIDED.sub(r"\1' ", text)
-    return [w.lower().replace("’", "'") for w in TOKEN.findall(text)]
+    return tuple(w.lower().replace("’", "'") for w in TOKEN.findall(text))
 
 
 def content_words(text: str, lang: str) -> list[tuple[str, str]]:

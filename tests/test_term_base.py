@@ -3,8 +3,13 @@ stemmed alike, and not through a mere accent."""
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from corpus.inflection import inflected_alike
+from corpus.term_learning import Pair, extract
 from corpus.terms import Term, TermBase, static_terms, written_alike
+from corpus.words import tokens
 
 FRENCH_LEGEND_RULE = (
     "Un permanent avec le sur-type légendaire est soumis à l'effet basé sur un état relatif aux "
@@ -58,3 +63,26 @@ def test_a_query_word_is_read_as_a_text_word_is():
     termbase = TermBase(static_terms())
     assert termbase.english_for("basé") == set()
     assert termbase.english_for("terrain de base") == {"basic land"}
+
+
+@given(st.text(max_size=12), st.text(max_size=12), st.sampled_from(["en", "it", "fr", "es"]))
+def test_inflection_is_symmetric_and_reflexive(a: str, b: str, lang: str):
+    """Two words are one word inflected whichever is the term; a word is itself."""
+    assert inflected_alike(a, b, lang) == inflected_alike(b, a, lang)
+    assert inflected_alike(a, a, lang)
+
+
+@given(
+    st.lists(st.tuples(st.text(max_size=40), st.text(max_size=40), st.booleans()), max_size=5),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=10),
+)
+def test_term_extraction_never_crashes(texts: list[tuple[str, str, bool]], links: list):
+    """Any pairs and any links (even out of range) give terms or none, never an error."""
+    pairs = [Pair("es", english, foreign, "test", title) for english, foreign, title in texts]
+    english = {"toque mortal": "deathtouch", "deathtouch": "deathtouch"}
+    linked = [
+        [(i, j) for i, j in links if i < len(tokens(p.english)) and j < len(tokens(p.foreign))]
+        for p in pairs
+    ]
+    for term in extract(pairs, linked, english):
+        assert term.count >= 1 and 0 < term.confidence <= 1
