@@ -20,7 +20,7 @@ from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
 from corpus.library import OVERRIDES
-from corpus.numbers import depth
+from corpus.numbers import depth, parent_of
 from corpus.records import Align, Record
 
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
@@ -28,6 +28,7 @@ MODERN_SHARE = 0.85
 MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
 SAME_NUMBER_BONUS = 0.15
 MOVE_MARGIN = 0.15  # how much better a place out of order must fit for a rule to move there
+MOVE_EVIDENCE = 3  # concepts an unmatched rule must share with a sibling to take its place
 
 
 def overrides() -> dict[tuple[str, str], str]:
@@ -213,20 +214,33 @@ def _glossary_keys(
 
 
 def _moved(
-    matches: dict[int, int], score: dict[tuple[int, int], float], right: Sequence[Record]
+    matches: dict[int, int],
+    score: dict[tuple[int, int], float],
+    left: Sequence[Record],
+    right: Sequence[Record],
 ) -> dict[int, int]:
     """The order-preserving matches, with a subrule moved among its siblings where it fits far
     better (the old 205.3d, which defines spell types, is modern 205.3k) when no other rule
-    holds that place."""
+    holds that place; a subrule the order left without a match takes the sibling that fits it,
+    if one is free and fits at all."""
     taken = set(matches.values())
     moved = dict(matches)
-    for i, j in sorted(matches.items()):
-        siblings = [k for k, r in enumerate(right) if r.parent and r.parent == right[j].parent]
+    for i, rule in enumerate(left):
+        j = matches.get(i)
+        parent = right[j].parent if j is not None else parent_of(rule.number or "")
+        siblings = [k for k, r in enumerate(right) if parent and r.parent == parent]
         if not siblings:
             continue
         best = max(siblings, key=lambda k: score.get((i, k), 0.0))
-        gain = score.get((i, best), 0.0) - score.get((i, j), 0.0)
-        if best not in taken and gain >= MOVE_MARGIN:
+        fits = score.get((i, best), 0.0)
+        if best in taken:
+            continue
+        # Out of order, a rule must share specific evidence: "subtype" and "type" alone say
+        # little in section 205.
+        shared = len(set(rule.terms) & set(right[best].terms))
+        if (j is None and fits >= MIN_SIMILARITY and shared >= MOVE_EVIDENCE) or (
+            j is not None and fits - score.get((i, j), 0.0) >= MOVE_MARGIN
+        ):
             taken.discard(j)
             taken.add(best)
             moved[i] = best
@@ -264,7 +278,7 @@ def _align(
             for i, a in enumerate(left)
             for j, b in enumerate(right)
         }
-        matches = _moved(monotonic_alignment(left, right, score), score, right)
+        matches = _moved(monotonic_alignment(left, right, score), score, left, right)
         for i, rule in enumerate(left):
             assert rule.number is not None
             if i in matches:

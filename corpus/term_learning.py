@@ -168,7 +168,7 @@ def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str,
 
     def add(name: str) -> None:
         words = tokens(name)
-        if 0 < len(words) <= MAX_WORDS:
+        if 0 < len(words) <= MAX_WORDS and not set(words) <= stop_words("en"):  # not "If"
             found.setdefault(english_key(words), singular_name(name.strip(" .").lower()))
 
     records = list(records)

@@ -85,3 +85,32 @@ def test_the_italian_cr_beside_english_teaches_terms(shared_data):
     assert learned["supertype", "supertipo"].sources[0].startswith("it rule 205.")
     assert learned["deserter", "disertore"].sources == ("it rule 205.3m (parentheses)",)
     assert ("desert", "disertore") not in learned
+
+
+def test_the_french_copy_aligns_with_learned_vocabulary_alone(shared_data):
+    """Without a single curated row, the terms learned from the library and from MTGJSON card
+    lines align the 2006 French supertypes and its spell-type rule with modern English."""
+    import shutil
+
+    from corpus.alignment import align_documents
+    from corpus.enrichment import with_terms
+    from corpus.following import followings
+    from corpus.term_learning import learn, learning_records
+    from corpus.terms import TermBase, learned_term, static_terms
+
+    docs = library.documents_dir()
+    docs.mkdir(parents=True)
+    shutil.copy(shared_data / "cr" / "en" / "MagicCompRules-20251114.txt", docs)
+    records = list(library.records(library.load().documents))
+    follows = followings(records)
+    learned = [learned_term(t) for t in learn(learning_records(records, follows), follows)]
+    from_cards = [t for t in static_terms() if t.source.startswith("learned from MTGJSON")]
+    termbase = TermBase([*from_cards, *learned])
+    keys = {
+        r.number: r.key
+        for r in align_documents(with_terms(records, termbase), follows)
+        if r.lang == "fr" and r.kind == "rule"
+    }
+    expected = {"205.4b": "205.4c", "205.4c": "205.4d", "205.4d": "205.4f", "205.4e": "205.4g"}
+    assert {old: keys[old] for old in expected} == expected
+    assert keys["205.3d"] == "205.3k"
