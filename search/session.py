@@ -30,6 +30,8 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
     try:
         engine = _open_live(state_home, searching)
     except Exception as first:  # a damaged index must not end in a traceback: rebuild it once
+        if not _damaged(state_home):
+            raise  # the index is as it was written: this is a bug to see, not to rebuild over
         click.echo(
             f"warning: the index could not be read ({type(first).__name__}); rebuilding it",
             err=True,
@@ -54,6 +56,15 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
         engine.close()
         if failed is not None:
             _rebuild_if_damaged(state_home, failed)
+
+
+def _damaged(state_home: Path) -> bool:
+    """Whether the live build is missing, or not what the build wrote."""
+    from indexer.integrity import live_damage
+    from indexer.store import read_current
+
+    current = read_current(state_home)
+    return current is None or bool(live_damage(state_home, current, full=True))
 
 
 def _open_live(state_home: Path, searching: bool) -> Engine:

@@ -423,3 +423,23 @@ def test_fetch_cr_does_not_trust_the_server(hostile: str, home: Path):
     code, out, err = run("fetch-cr", "latest", "--rules-page", hostile + "/rules-space")
     assert code == 0, err
     assert out.startswith("MagicCompRules-20241108.txt: added as MagicCompRules-20241108.txt")
+
+
+def test_a_bug_while_opening_a_sound_index_is_not_rebuilt_over(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """An index as the build wrote it is not rebuilt when opening it fails: the error is the
+    code's, and a rebuild would only hide it."""
+    from search import session
+    from search.engine import Engine
+
+    assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    built = read_current(home)
+
+    def broken(self: Engine, *args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug in the engine")
+
+    monkeypatch.setattr(Engine, "__init__", broken)
+    with pytest.raises(RuntimeError, match="a bug in the engine"), session.open_engine():
+        pass
+    assert read_current(home) == built  # no rebuild
