@@ -30,6 +30,7 @@ from corpus.records import Record
 from corpus.text import fold
 from corpus.words import (
     english_key,
+    forget_tokens,
     list_items,
     singular,
     singular_name,
@@ -463,17 +464,30 @@ def parallel_text(records: Sequence[Record], follows: Mapping[str, Following]) -
     return [*of_records, *enumeration_pairs(of_records), *named]
 
 
-def learn(
-    records: Sequence[Record], follows: Mapping[str, Following], cache: Path | None = None
-) -> list[Learned]:
-    """Every learned term pair. `follows`: source -> the English edition a translation
-    follows (corpus.following). With `cache` (a folder), the result is kept under the hash of
-    the parallel text and read back while the text is unchanged."""
+Prepared = tuple[list[Pair], dict[str, str]]  # the parallel text, and the English terms
+
+
+def prepare(records: Sequence[Record], follows: Mapping[str, Following]) -> Prepared:
+    """What the learner reads: the parallel text (pairs short enough to align) and the English
+    terms the CR names (their words -> their names). Known before any word is aligned."""
     pairs = parallel_text(records, follows)
     pairs = [
         p for p in pairs if len(tokens(p.english)) + len(tokens(p.foreign, p.lang)) <= MAX_TOKENS
     ]
-    terms = english_terms(records, pairs)
+    return pairs, english_terms(records, pairs)
+
+
+def learn(
+    records: Sequence[Record],
+    follows: Mapping[str, Following],
+    cache: Path | None = None,
+    prepared: Prepared | None = None,
+) -> list[Learned]:
+    """Every learned term pair. `follows`: source -> the English edition a translation
+    follows (corpus.following). With `cache` (a folder), the result is kept under the hash of
+    the parallel text and read back while the text is unchanged. `prepared`: what `prepare`
+    gave for these records, when already made."""
+    pairs, terms = prepared or prepare(records, follows)
     digest = _digest(pairs, terms)
     stored = cache / f"learned-terms-{digest}.json" if cache else None
     if stored and stored.is_file():
@@ -495,7 +509,8 @@ def learn(
         )
     learned = []
     for lang in sorted(by_lang):
-        learned.extend(extract(by_lang[lang], links[lang], terms))
+        learned.extend(extract(by_lang[lang], links.pop(lang), terms))
+    forget_tokens()  # the parallel text's words are not read again: free them for the build
     if stored:
         _keep(stored, learned)
     return learned

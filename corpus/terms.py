@@ -23,7 +23,7 @@ from corpus.records import Record
 
 if TYPE_CHECKING:
     from corpus.following import Following
-    from corpus.term_learning import Learned
+    from corpus.term_learning import Learned, Prepared
 from corpus.text import fold
 from corpus.words import concept_name, content_words, english_key, plain_words, stop_words, tokens
 
@@ -122,6 +122,13 @@ def whole_terms(learned: Sequence[Term], known: Sequence[Term]) -> list[Term]:
     return [term for term in learned if not part(term)]
 
 
+def english_concepts(prepared: Prepared) -> list[str]:
+    """The English concepts a term base built from `prepared` knows in English: those of every
+    static row and every English term the learner looks for, translated or not (so that the
+    English side does not depend on what the aligner finds)."""
+    return [*(concept_name(t.english) for t in static_terms()), *prepared[1].values()]
+
+
 def learned_term(learned: Learned) -> Term:
     where = "; ".join(learned.sources)
     return Term(
@@ -151,9 +158,12 @@ class TermBase:
 
     MAX_WORDS = 5
 
-    def __init__(self, terms: Iterable[Term], weak: Iterable[Term] = ()) -> None:
+    def __init__(
+        self, terms: Iterable[Term], weak: Iterable[Term] = (), english: Iterable[str] = ()
+    ) -> None:
         """`weak` terms (names in parentheses) never override a word the others already map:
-        "Earth (Terra)" must not make every "terra" mean Earth."""
+        "Earth (Terra)" must not make every "terra" mean Earth. `english`: more English
+        concepts, known in English though no translation of them is known."""
         strong, weak = tuple(terms), tuple(dict.fromkeys(weak))
         self.strong, self.weak = strong, weak
         self.terms = strong + weak
@@ -172,14 +182,14 @@ class TermBase:
                     additions.setdefault(key, set()).add(concept)
                     self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
             self._by_stems.update(additions)
-        for concepts in list(self._by_stems.values()):
-            for concept in concepts:
-                words = content_words(concept, "en")
-                key = ("en", tuple(stem for stem, _ in words))
-                if not key[1]:
-                    continue  # only function words ("all")
-                self._by_stems.setdefault(key, set()).add(concept)
-                self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
+        named = {concept for concepts in self._by_stems.values() for concept in concepts}
+        for concept in sorted(named | {concept_name(name) for name in english}):
+            words = content_words(concept, "en")
+            key = ("en", tuple(stem for stem, _ in words))
+            if not key[1]:
+                continue  # only function words ("all")
+            self._by_stems.setdefault(key, set()).add(concept)
+            self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
 
     @classmethod
     def from_records(
@@ -187,15 +197,26 @@ class TermBase:
         records: Sequence[Record],
         follows: Mapping[str, Following] | None = None,
         cache: Path | None = None,
+        prepared: Prepared | None = None,
     ) -> TermBase:
         """The curated terms and those learned from the records' parallel text. `follows`:
         source -> the English edition a translation follows (corpus.following); `cache`:
         where learned terms are kept (see term_learning.learn)."""
-        from corpus.term_learning import learn  # a build's work, not a search's
+        from corpus.term_learning import learn, prepare  # a build's work, not a search's
 
-        learned = [learned_term(t) for t in learn(records, follows or {}, cache)]
+        prepared = prepared or prepare(records, follows or {})
+        learned = [learned_term(t) for t in learn(records, follows or {}, cache, prepared)]
         curated = unlearned(static_terms(), learned)
-        return cls([*curated, *whole_terms(learned, [*curated, *learned])])
+        return cls(
+            [*curated, *whole_terms(learned, [*curated, *learned])],
+            english=english_concepts(prepared),
+        )
+
+    @classmethod
+    def english_side(cls, prepared: Prepared) -> TermBase:
+        """A term base with the English side of `from_records` (for the same `prepared`), known
+        before any word is aligned: English texts can be read with it while the learner runs."""
+        return cls(static_terms(), english=english_concepts(prepared))
 
     def to_ready(self) -> bytes:
         """The term base with its lookup tables computed, for a command to load in a few ms

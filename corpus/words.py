@@ -37,6 +37,10 @@ def tokens(text: str, lang: str = "en") -> list[str]:
     return list(_tokens(text, lang in ("fr", "it")))
 
 
+def forget_tokens() -> None:
+    _tokens.cache_clear()
+
+
 @lru_cache(maxsize=50_000)  # the learner reads each text of the parallel text several times
 def _tokens(text: str, elided: bool) -> tuple[str, ...]:
     if elided:

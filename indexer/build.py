@@ -14,6 +14,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -221,15 +222,27 @@ def _build_in_full(
     from corpus.alignment import align_documents
     from corpus.enrichment import with_terms
     from corpus.following import edition_numbers, followings
-    from corpus.term_learning import learning_records
+    from corpus.term_learning import learning_records, prepare
     from corpus.terms import TermBase
     from indexer.state import BuildState, by_source, chunk, write_chunks
 
     raw = list(library.records(loaded.documents))
     follows = followings(raw)
     learning = learning_records(raw, follows)
-    termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")
-    records = align_documents(with_terms(raw, termbase), follows)
+    prepared = prepare(learning, follows)
+    # The learner's aligner is a program of its own: meanwhile the English texts, whose
+    # concepts do not depend on what it finds, are read with the English side of the term base.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        learned = pool.submit(
+            TermBase.from_records, learning, follows, home / "cache" / "terms", prepared
+        )
+        in_english = iter(
+            with_terms([r for r in raw if r.lang == "en"], TermBase.english_side(prepared))
+        )
+        termbase = learned.result()
+    translated = iter(with_terms([r for r in raw if r.lang != "en"], termbase))
+    enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
+    records = align_documents(enriched, follows)
     translated_raw = [r for r in raw if r.lang != "en"]
     english: dict[str, list[str]] = {}
     for document in sorted(loaded.documents, key=lambda d: d.source):
