@@ -163,8 +163,8 @@ def enumeration_pairs(pairs: Iterable[Pair]) -> list[Pair]:
 def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str, str]:
     """The English terms the CR names: glossary headwords ("State-Based Actions"), headings of
     sections and rules ("Deathtouch"), list items of the newest edition, and the English side of
-    title pairs (names in parentheses, keywords of cards). Their words -> the name as written
-    (in lower case unless a proper name: "state-based actions", "Urza's")."""
+    title pairs (names in parentheses). Their words, singular -> the name, in lower case and
+    singular ("state-based action", "urza's")."""
     found: dict[str, str] = {}
 
     def add(name: str) -> None:

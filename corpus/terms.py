@@ -7,6 +7,7 @@ merely stemmed alike (corpus/inflection.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import pickle
@@ -76,11 +77,6 @@ def static_terms() -> tuple[Term, ...]:
 
 
 LANGS = ("it", "fr", "es", "en")
-
-
-def stems(text: str, lang: str) -> list[str]:
-    """Folded, stemmed content words (no articles or prepositions)."""
-    return [stem for stem, _ in content_words(text, lang)]
 
 
 def unlearned(curated: Iterable[Term], learned: Sequence[Term]) -> list[Term]:
@@ -158,32 +154,25 @@ class TermBase:
 
     MAX_WORDS = 5
 
-    def __init__(
-        self, terms: Iterable[Term], weak: Iterable[Term] = (), english: Iterable[str] = ()
-    ) -> None:
-        """`weak` terms (names in parentheses) never override a word the others already map:
-        "Earth (Terra)" must not make every "terra" mean Earth. `english`: more English
-        concepts, known in English though no translation of them is known."""
-        strong, weak = tuple(terms), tuple(dict.fromkeys(weak))
-        self.strong, self.weak = strong, weak
-        self.terms = strong + weak
+    def __init__(self, terms: Iterable[Term], english: Iterable[str] = ()) -> None:
+        """`english`: more English concepts, known in English though no translation of them
+        is known (every English term the learner looks for)."""
+        self.terms = tuple(terms)
+        self.english = tuple(english)
         # (language, stems) -> the concepts of that key, each with the words of its term as
         # written: a text or query names a concept only when written like its term.
         self._seen: dict[tuple[str, tuple[str, ...], tuple[str, ...]], set[str]] = {}
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
-        for group in (strong, weak):
-            additions: dict[tuple[str, tuple[str, ...]], set[str]] = {}
-            for term in group:
-                words = content_words(term.term, term.lang)
-                key = (term.lang, tuple(stem for stem, _ in words))
-                if key[1] and len(key[1]) <= self.MAX_WORDS and key not in self._by_stems:
-                    concept = concept_name(term.english)
-                    additions.setdefault(key, set()).add(concept)
-                    self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
-            self._by_stems.update(additions)
+        for term in self.terms:
+            words = content_words(term.term, term.lang)
+            key = (term.lang, tuple(stem for stem, _ in words))
+            if key[1] and len(key[1]) <= self.MAX_WORDS:
+                concept = concept_name(term.english)
+                self._by_stems.setdefault(key, set()).add(concept)
+                self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
         named = {concept for concepts in self._by_stems.values() for concept in concepts}
-        for concept in sorted(named | {concept_name(name) for name in english}):
+        for concept in sorted(named | {concept_name(name) for name in self.english}):
             words = content_words(concept, "en")
             key = ("en", tuple(stem for stem, _ in words))
             if not key[1]:
@@ -221,27 +210,35 @@ class TermBase:
     def to_ready(self) -> bytes:
         """The term base with its lookup tables computed, for a command to load in a few ms
         instead of stemming every term again (pickle: written and read by our own build)."""
-        tables = (self.strong, self.weak, self._by_stems, self._written)
+        tables = (self.terms, self.english, self._by_stems, self._written)
         return pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
     def from_ready(cls, data: bytes) -> TermBase:
         termbase = object.__new__(cls)
-        termbase.strong, termbase.weak, termbase._by_stems, termbase._written = pickle.loads(data)
-        termbase.terms = termbase.strong + termbase.weak
+        termbase.terms, termbase.english, termbase._by_stems, termbase._written = pickle.loads(data)
         termbase._seen = {}
         return termbase
 
+    @classmethod
+    def read(cls, ready: Path, saved: Path) -> TermBase | None:
+        """A build's term base: the ready tables, else (a build of older code, or a damaged
+        file) the JSON; None when neither can be read."""
+        unreadable = (OSError, pickle.UnpicklingError, ValueError, TypeError, EOFError)
+        with contextlib.suppress(*unreadable, AttributeError):
+            return cls.from_ready(ready.read_bytes())
+        with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+            return cls.from_json(saved.read_text("utf-8"))
+        return None
+
     def to_json(self) -> str:
-        return json.dumps(
-            {"strong": [asdict(t) for t in self.strong], "weak": [asdict(t) for t in self.weak]},
-            ensure_ascii=False,
-        )
+        terms = [asdict(t) for t in self.terms]
+        return json.dumps({"terms": terms, "english": list(self.english)}, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> TermBase:
         data = json.loads(text)
-        return cls([Term(**t) for t in data["strong"]], [Term(**t) for t in data["weak"]])
+        return cls([Term(**t) for t in data["terms"]], data["english"])
 
     def concepts_in(self, text: str, lang: str) -> list[str]:
         """English concepts the text mentions, once per mention, in order."""
@@ -304,7 +301,7 @@ class TermBase:
 
     def lookup(self, phrase: str) -> list[Term]:
         """Every term of the concepts a word or phrase names, in any language."""
-        wanted = {c.lower() for c in self.english_for(phrase) | self._english(phrase)}
+        wanted = {c.lower() for c in self.named_by(phrase)}
         wanted = wanted or self.composed(phrase)
         by_english = self._by_english()
         return [t for concept in sorted(wanted) for t in by_english.get(concept, ())]
@@ -323,7 +320,7 @@ class TermBase:
         words = [w for w in words if not any(w in stop_words(lang) for lang in LANGS)]
         if len(words) != 2:
             return set()
-        first, second = (self.english_for(w) | self._english(w) for w in words)
+        first, second = (self.named_by(w) for w in words)
         found = set()
         for a in first:
             for b in second:

@@ -106,6 +106,14 @@ def singular(word: str) -> str:
     return word
 
 
+def plural(name: str) -> str:
+    """The plural of a term's name, as headings write it: "state-based action" -> "state-based
+    actions", "ability" -> "abilities"."""
+    if name.endswith("y") and name[-2:-1] not in "aeiou":
+        return name[:-1] + "ies"
+    return name if name.endswith("s") else name + "s"
+
+
 _NOT_PLURAL = ("ss", "'s", "us", "is", "plains", "status")
 
 

@@ -10,9 +10,7 @@ full."""
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
 import shutil
 import tempfile
 import time
@@ -93,9 +91,8 @@ def add_editions(
     termbase = None
     if followed == saved.followed:
         # The term base learns from the translations and the editions they follow: the
-        # same as the live build's, which is read ready.
-        with contextlib.suppress(OSError, pickle.UnpicklingError, ValueError, EOFError):
-            termbase = TermBase.from_ready((live / TERMBASE_READY).read_bytes())
+        # same as the live build's.
+        termbase = TermBase.read(live / TERMBASE_READY, live / TERMBASE)
     if termbase is None:
         learning = _in_library_order(saved.translated_raw + references)
         termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import pickle
 import re
 from collections.abc import Iterable
 from functools import cache, cached_property
@@ -14,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from corpus.mechanics import by_english, owned_rules, result_key
 from corpus.numbers import RULE_NUMBER, cited_numbers, sort_key
 from corpus.text import fold
+from corpus.words import plural
 from search.query import (
     OPERATORS,
     NumberQuery,
@@ -210,22 +209,22 @@ class Engine:
             query, limit=max(200, limit * 20), filter=found, mask=hidden or None
         )
         if asked:
-            words = builder.content_tokens(text, is_stop_word)
-            self.missing = [w for w in words if not self._finds(w, tuple(languages))]
+            self.missing = self._not_found(text, tuple(languages))
             self.partial = bool(self.missing)
-        elif not hits.top_n and builder.is_plain(text):
-            # No rule has every word (a natural question): rules with some of them, ranked by
-            # how many and how rare, and which words were found nowhere.
-            words = builder.content_tokens(text, is_stop_word)
-            if len(words) > 1:
-                self.missing = [w for w in words if not self._finds(w, tuple(languages))]
-                self.partial = True
-                query, matched = builder.build(
-                    text, self.translations, is_stop_word, False, tuple(languages)
-                )
-                hits = self.searcher.search(
-                    query, limit=max(200, limit * 20), filter=found, mask=hidden or None
-                )
+        elif (
+            not hits.top_n
+            and builder.is_plain(text)
+            and len(builder.content_tokens(text, is_stop_word)) > 1
+        ):
+            # No rule has every word: rules with some of them, ranked by how many and how rare,
+            # and which words were found nowhere.
+            self.missing, self.partial = self._not_found(text, tuple(languages)), True
+            query, matched = builder.build(
+                text, self.translations, is_stop_word, False, tuple(languages)
+            )
+            hits = self.searcher.search(
+                query, limit=max(200, limit * 20), filter=found, mask=hidden or None
+            )
         keys, langs = self._columns
         best: dict[str, float] = {}
         for score, docnum in hits.top_n:
@@ -266,6 +265,13 @@ class Engine:
         return self.termbase.named_by(" ".join(words[1:])) | self.termbase.named_by(
             " ".join(words[:-1])
         )
+
+    def _not_found(self, text: str, languages: tuple[str, ...]) -> list[str]:
+        """The query's words found nowhere in the index, nor through their translations."""
+        from search import builder
+
+        words = builder.content_tokens(text, is_stop_word)
+        return [w for w in words if not self._finds(w, languages)]
 
     def _finds(self, word: str, languages: tuple[str, ...] = ()) -> bool:
         from search import builder
@@ -333,11 +339,9 @@ class Engine:
         language's texts is a vote for it ("sous-types" is French, "séparés" could be English
         "separate" too)."""
         from corpus.languages import LANGUAGES
-        from indexer.analyzers import analyzer
-        from indexer.schema import INDEX_LANGS, text_field
+        from indexer.schema import INDEX_LANGS
         from search.builder import QUESTION_WORDS_BY_LANG
 
-        reader = self.searcher.reader()
         votes: dict[str, int] = {}
         for word in re.findall(r"[^\W\d_][\w'’-]*", text):
             if word in OPERATORS:
@@ -353,14 +357,7 @@ class Engine:
                 (lang,) = marked
                 votes[lang] = votes.get(lang, 0) + 1
                 continue
-            present = {
-                lang
-                for lang in INDEX_LANGS
-                if any(
-                    reader.doc_frequency(text_field(lang), token.text)
-                    for token in analyzer(lang)(word)
-                )
-            }
+            present = {lang for lang in INDEX_LANGS if self._written_in(word, [lang])}
             if self.termbase.names_english_concept(word):
                 present.add("en")  # English even when no English text is loaded
             present |= self.termbase.languages_of(word)  # "joueur": a French term
@@ -381,13 +378,8 @@ class Engine:
         from corpus.terms import TermBase, static_terms
         from indexer.store import TERMBASE, TERMBASE_READY
 
-        unreadable = (OSError, pickle.UnpicklingError, ValueError, TypeError, EOFError)
-        with contextlib.suppress(*unreadable, AttributeError):  # older code's build: the JSON
-            return TermBase.from_ready((self.folder / TERMBASE_READY).read_bytes())
-        try:
-            return TermBase.from_json((self.folder / TERMBASE).read_text("utf-8"))
-        except (OSError, ValueError, KeyError, TypeError):
-            return TermBase(static_terms())
+        built = TermBase.read(self.folder / TERMBASE_READY, self.folder / TERMBASE)
+        return built or TermBase(static_terms())
 
     def translations(self, word: str) -> set[tuple[str, str]]:
         """A word in any language -> (language, term) of its English concepts in every
@@ -455,6 +447,7 @@ class Engine:
         return list(found)[:limit]
 
     def _written_in(self, word: str, languages: list[str]) -> bool:
+        """Whether a word is in the index's text of any of these languages."""
         from indexer.analyzers import analyzer
         from indexer.schema import text_field
 
@@ -479,13 +472,6 @@ def stop_words() -> frozenset[str]:
     from indexer.schema import INDEX_LANGS
 
     return frozenset(word for lang in INDEX_LANGS for word in language_stop_words(lang))
-
-
-def plural(name: str) -> str:
-    """ "state-based action" -> "state-based actions", "ability" -> "abilities" (headings)."""
-    if name.endswith("y") and name[-2:-1] not in "aeiou":
-        return name[:-1] + "ies"
-    return name if name.endswith("s") else name + "s"
 
 
 def is_stop_word(word: str) -> bool:

@@ -4,13 +4,13 @@ mechanics linked to their rules, fetch-cr against a local server."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import local_server
 
 from corpus.ingest import ingest_bytes
 from corpus.text import decode_report, split_lines
@@ -148,11 +148,8 @@ class _Wizards(BaseHTTPRequestHandler):
 @pytest.fixture
 def wizards(shared_data: Path) -> Iterator[str]:
     _Wizards.data = (shared_data / "cr" / "en" / "MagicCompRules-20241108.txt").read_bytes()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Wizards)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with local_server(_Wizards) as url:
+        yield url
 
 
 def test_fetch_cr_by_date_and_latest(wizards: str, home: Path):

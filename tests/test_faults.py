@@ -14,15 +14,14 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import IT, ROOT, seed
+from conftest import IT, ROOT, local_server, seed
 
 from indexer.store import index_root, read_current
 from search.cli import cli
@@ -396,12 +395,8 @@ class _Hostile(BaseHTTPRequestHandler):
 @pytest.fixture
 def hostile(shared_data: Path) -> Iterator[str]:
     _Hostile.edition = (shared_data / "cr" / "en" / "MagicCompRules-20241108.txt").read_bytes()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with local_server(_Hostile) as url:
+        yield url
 
 
 @pytest.mark.shared_data
