@@ -20,7 +20,7 @@ from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
 from corpus.library import OVERRIDES
-from corpus.numbers import depth, parent_of
+from corpus.numbers import depth, parent_of, section_of
 from corpus.records import Align, Record
 
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
@@ -51,8 +51,9 @@ def overrides() -> dict[tuple[str, str], str]:
     return forced
 
 
-def section(number: str) -> str:
-    return number.split(".")[0]
+def _group(number: str) -> str:
+    """Rules align within their section; a chapter heading only with the same chapter."""
+    return section_of(number) or number
 
 
 def similarity(a: Record, b: Record, weight: dict[str, float], prior: bool = True) -> float:
@@ -256,11 +257,11 @@ def _align(
     little, "legend rule" a lot."""
     sections: dict[str, list[Record]] = defaultdict(list)
     for rule in reference:
-        sections[section(rule.number or "")].append(rule)
+        sections[_group(rule.number or "")].append(rule)
     weights = {name: _concept_weights(rules) for name, rules in sections.items()}
     by_number = {r.number: r for r in reference}
     same = [
-        similarity(rule, by_number[rule.number], weights[section(rule.number or "")], prior=False)
+        similarity(rule, by_number[rule.number], weights[_group(rule.number or "")], prior=False)
         for rule in rules
         if rule.number in by_number and depth(rule.number or "") > 0
     ]
@@ -270,7 +271,7 @@ def _align(
     keys: dict[tuple[str, str], tuple[str, Align]] = {}
     mine: dict[str, list[Record]] = defaultdict(list)
     for rule in rules:
-        mine[section(rule.number or "")].append(rule)
+        mine[_group(rule.number or "")].append(rule)
     for name, left in mine.items():
         right = sections.get(name, [])
         score = {

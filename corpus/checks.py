@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import pairwise
 
-from corpus.numbers import has_bad_letter, sort_key
+from corpus.numbers import RuleNumber, sort_key
 from corpus.records import Record
 
 
@@ -27,6 +27,7 @@ def numbering_warnings(records: Sequence[Record]) -> list[str]:
             )
     for rule in rules:
         assert rule.number
-        if has_bad_letter(rule.number):
+        parsed = RuleNumber.of(rule.number)
+        if parsed and parsed.has_bad_letter:
             warnings.append(f"rule {rule.number} (line {rule.lines[0]}) uses subrule letter l or o")
     return warnings

@@ -76,3 +76,18 @@ def typed_date(text: str) -> str | None:
         return date(*map(int, match.groups())).isoformat()
     except ValueError:
         return None
+
+
+LATEST = "latest"
+EDITION_FORMS = "write it as YYYY-MM-DD (e.g. 2024-11-08), YYYYMMDD or latest"
+
+
+def typed_edition(text: str) -> str | None:
+    """An edition as a user names it, in every command and the web app: 2024-11-08, 20241108
+    (an ISO date) or latest; None for anything else."""
+    return LATEST if text.strip().lower() == LATEST else typed_date(text)
+
+
+def resolve_edition(wanted: str, editions: Sequence[str]) -> str:
+    """`latest` as the newest of the editions loaded; a date as itself."""
+    return max(editions) if wanted == LATEST and editions else wanted

@@ -17,12 +17,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from corpus.following import followed
-from corpus.numbers import depth, sort_key
+from corpus.numbers import CITATION, RuleNumber, depth, parent_of, section_of, sort_key
 from corpus.records import Record
 
 CHANGED_MIN = 0.5  # same number, at least this similar: the same rule, changed
 MOVED_MIN = 0.75  # different numbers: a moved rule needs to be this similar
-REFERENCE = re.compile(r"\b\d{3}\.\d+[a-z]{0,2}\b|\b\d{3}\b")
 _WORDS = re.compile(r"\S+")
 # Quotes, apostrophes, dashes and spaces of every form, as one: what --ignore-typography folds.
 _TYPOGRAPHY = str.maketrans(
@@ -83,7 +82,7 @@ def similarity(old: str, new: str) -> float:
 
 
 def without_references(text: str) -> str:
-    return REFERENCE.sub("#", text)
+    return CITATION.sub("#", text)
 
 
 def rules_of(records: Iterable[Record]) -> list[Record]:
@@ -93,16 +92,13 @@ def rules_of(records: Iterable[Record]) -> list[Record]:
 
 
 def _parent(number: str) -> str:
-    return (
-        number.rstrip("abcdefghijklmnopqrstuvwxyz") if depth(number) == 2 else number.split(".")[0]
-    )
+    return parent_of(number) or number
 
 
 def _place(number: str) -> str:
     """What a number keeps under its parent: the letters of a subrule, a rule's own number."""
-    if depth(number) == 2:
-        return number[len(_parent(number)) :]
-    return number.split(".")[-1] if depth(number) == 1 else number
+    parsed = RuleNumber.of(number)
+    return parsed.place if parsed else number
 
 
 def compare(
@@ -266,16 +262,12 @@ class _Pairing:
 
 
 def _same_section(a: str, b: str) -> bool:
-    return a.split(".")[0] == b.split(".")[0]
+    return section_of(a) == section_of(b)
 
 
 def _same_place(a: str, b: str) -> bool:
     """Same section and the same depth (rule, subrule): where a renumbered rule can go."""
-    return (
-        a.split(".")[0] == b.split(".")[0]
-        and a.count(".") == b.count(".")
-        and a[-1:].isalpha() == b[-1:].isalpha()
-    )
+    return section_of(a) == section_of(b) and depth(a) == depth(b)
 
 
 def follow(changes: Iterable[Change]) -> dict[str, str | None]:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from corpus.dates import in_effect
+from corpus.numbers import section_of
 from corpus.records import Record
 
 MIN_MATCH = 0.8  # share of numbers two numberings must have in common to be one numbering
@@ -45,10 +46,10 @@ def by_numbering(
     document covers, is most like the document's; None when none is like it."""
     if not numbers:
         return None
-    sections = {n.split(".")[0] for n in numbers}
+    sections = {section_of(n) for n in numbers}
     best: tuple[float, str] | None = None
     for edition in sorted(english):
-        theirs = {n for n in english[edition] if n.split(".")[0] in sections}
+        theirs = {n for n in english[edition] if section_of(n) in sections}
         common = len(numbers & theirs)
         share = common / len(numbers | theirs) if theirs else 0.0
         if best is None or share > best[0]:

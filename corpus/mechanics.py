@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from corpus.numbers import depth, parent_of
 from corpus.text import fold
 
 
@@ -72,8 +73,8 @@ def mechanic_of_rule(key: str) -> str | None:
     rules = owned_rules()
     if key in rules:
         return rules[key]
-    stem = key.rstrip("abcdefghijklmnopqrstuvwxyz")
-    return rules.get(stem) if stem != key else None
+    parent = parent_of(key) if depth(key) == 2 else None
+    return rules.get(parent) if parent else None
 
 
 def result_key(key: str) -> str:

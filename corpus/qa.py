@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from corpus.layouts.base import TRANSLATOR_NOTE
-from corpus.numbers import RULE_NUMBER, SUBRULE_LETTERS, cited_numbers, sort_key
+from corpus.numbers import RuleNumber, cited_numbers, section_of, sort_key
 from corpus.records import Record
 from corpus.term_learning import parenthesized_pairs
 from corpus.text import fold
@@ -42,15 +42,12 @@ def numbering_problems(rules: Sequence[Record]) -> list[Problem]:
             problems.append(
                 Problem(rule.source, number, "order", f"{number} comes after {previous.number}")
             )
-        match = RULE_NUMBER.fullmatch(number)
-        if match and match["letters"] and len(match["letters"]) == 1:
-            letter = match["letters"]
-            if letter in SUBRULE_LETTERS and SUBRULE_LETTERS.index(letter) > 0:
-                before = number[:-1] + SUBRULE_LETTERS[SUBRULE_LETTERS.index(letter) - 1]
-                if before not in seen:
-                    problems.append(
-                        Problem(rule.source, number, "gap", f"{number} without {before} before it")
-                    )
+        parsed = RuleNumber.of(number)
+        before = parsed.before() if parsed else None
+        if before and str(before) not in seen:
+            problems.append(
+                Problem(rule.source, number, "gap", f"{number} without {before} before it")
+            )
         previous = rule
     return problems
 
@@ -142,13 +139,9 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
     if not rules:
         return []
     source = rules[0].source
-    mine = {r.number for r in rules if r.number and len(r.number) >= 3}
-    sections = {number.split(".")[0] for number in mine}
-    theirs = {
-        r.number
-        for r in english
-        if r.number and len(r.number) >= 3 and r.number.split(".")[0] in sections
-    }
+    mine = {r.number for r in rules if r.number and section_of(r.number)}
+    sections = {section_of(number) for number in mine}
+    theirs = {r.number for r in english if r.number and section_of(r.number) in sections}
     edition = english[0].edition if english else None
     problems = [
         Problem(source, n, "missing", f"English {edition} has {n}; this translation does not")

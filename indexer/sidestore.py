@@ -15,7 +15,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.numbers import CITATION
+from corpus.numbers import CITATION, section_of
 from corpus.records import record_json
 from corpus.text import fold
 from corpus.words import list_items
@@ -50,11 +50,6 @@ def _join(values: Iterable[str]) -> str:
 
 def _split(value: str) -> tuple[str, ...]:
     return tuple(value.split("\n")) if value else ()
-
-
-def section_of(key: str) -> str:
-    head = key.split(".")[0]
-    return head if head.isdigit() else ""
 
 
 def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:

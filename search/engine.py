@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Iterable
 from functools import cache, cached_property
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus.mechanics import by_english, owned_rules, result_key
-from corpus.numbers import RULE_NUMBER, cited_numbers, sort_key
+from corpus.numbers import RuleNumber, cited_numbers, sort_key
 from corpus.text import fold
 from corpus.words import plural
 from search.query import (
@@ -81,7 +82,7 @@ class Engine:
             return
         top = sorted(best, key=lambda k: -best[k])[:10]
         # A mechanic's key already shows its rule (Station with 702.184).
-        entries = [k for k in top if not RULE_NUMBER.fullmatch(k) and by_english(k) is None]
+        entries = [k for k in top if RuleNumber.of(k) is None and by_english(k) is None]
         if not entries:
             return
         newest = self.english_editions[-1]
@@ -110,15 +111,22 @@ class Engine:
             self.searcher.close()
         self.versions.close()
 
-    def check_edition(self, edition: str | None) -> None:
-        """QueryError when no text of the library has this edition."""
+    def with_edition(self, filters: Filters) -> Filters:
+        """The filters with `latest` read as the newest English edition; QueryError when no
+        text of the library has the edition asked for."""
+        from corpus.dates import resolve_edition
         from search.query import QueryError
 
+        edition = filters.edition
+        if edition:
+            edition = resolve_edition(edition, self.english_editions)
+            filters = dataclasses.replace(filters, edition=edition)
         if edition and not self.versions.has_edition(edition):
             loaded = ", ".join(self.english_editions) or "none"
             raise QueryError(
                 f"no text of edition {edition} in the library; English editions loaded: {loaded}"
             )
+        return filters
 
     def _filter(self, filters: Filters) -> Any:
         """A Whoosh filter: a query for languages and kinds, a set of documents with an
@@ -146,7 +154,7 @@ class Engine:
         groups: dict[str, Result] = {}
         for record in records:
             key = record["key"]
-            if self._covers(number, key) and filters.keep(record):
+            if number.covers(key) and filters.keep(record):
                 groups.setdefault(key, Result(key, 1.0)).records.append(record)
         mechanic = owned_rules().get(number.number)
         if mechanic and number.number in groups:
@@ -162,13 +170,6 @@ class Engine:
         for result in results:
             result.records = order_records(result.records)
             select_english(result, self.english_editions, filters.edition)
-
-    @staticmethod
-    def _covers(number: NumberQuery, key: str) -> bool:
-        if number.is_section or number.alone or key == number.number:
-            return True
-        rest = key[len(number.number) :]
-        return rest.isalpha() and number.number[-1].isdigit()
 
     # --- words --------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
-from corpus.numbers import cited_numbers
+from corpus.numbers import RuleNumber, cited_numbers
 
 if TYPE_CHECKING:
     from corpus.records import Record
@@ -32,7 +32,7 @@ def search(
     from search.query import QueryError, as_number
 
     try:  # the engine validates the query (QueryError)
-        engine.check_edition(filters.edition)
+        filters = engine.with_edition(filters)
         number = as_number(text)
         matched: set[str] = set()
         if number:
@@ -66,7 +66,7 @@ def show(
             400,
         )
     try:
-        engine.check_edition(filters.edition)
+        filters = engine.with_edition(filters)
     except QueryError as error:
         raise Problem(str(error), 404) from None
     results = engine.lookup(number, filters)
@@ -132,13 +132,16 @@ def diff(
     from corpus.editions import compare
     from search.editions import by_edition
 
+    part = RuleNumber.written(rule) if rule else None
+    if rule and part is None:
+        raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
     payloads = []
     for lang in langs or ("en",):
         editions = by_edition(records, lang)
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
         changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
-        if rule:
-            changes = [c for c in changes if _under(rule, c.old) or _under(rule, c.new)]
+        if part:
+            changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
         payloads.append(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
         )
@@ -146,35 +149,35 @@ def diff(
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
-    from corpus.dates import typed_date
+    from corpus.dates import resolve_edition, typed_edition
 
-    date = typed_date(wanted) or wanted
+    date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
     if date not in editions:
         known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
         raise Problem(f"no edition {wanted!r} for {option}; loaded editions: {known}", 400)
     return date
 
 
-def _under(rule: str, record: Record | None) -> bool:
-    if record is None or not record.number:
-        return False
-    number, prefix = record.number, rule.rstrip(".").lower()
-    return number == prefix or (
-        number.startswith(prefix) and (number[len(prefix)] in ".abcdefghijklmnopqrstuvwxyz")
-    )
+def _under(rule: RuleNumber, record: Record | None) -> bool:
+    number = RuleNumber.of(record.number or "") if record else None
+    return number is not None and number.within(rule)
 
 
 def history(
     records: Sequence[Record], rule: str, edition: str | None, ignore_typography: bool = True
 ) -> dict[str, Any]:
     """{"rule", "edition", "history": [events]}."""
+    from corpus.dates import resolve_edition
     from corpus.editions import history as events_of
     from search.editions import by_edition
 
-    number = rule.strip().rstrip(".").lower()
+    written = RuleNumber.written(rule)  # else a translation's own key, 205.2c@FILE
+    number = str(written) if written else rule.strip()
     editions = by_edition(records, "en")
     if not editions:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
+    if edition is not None:
+        edition = resolve_edition(edition, list(editions))
     if edition is not None and edition not in editions:
         raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
     events = events_of(

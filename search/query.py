@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from corpus.numbers import NUMBER_QUERY
+from corpus.numbers import RuleNumber
 
 MAX_QUERY_CHARS = 500
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
@@ -23,33 +23,32 @@ class QueryError(ValueError):
 class NumberQuery:
     """205.4d (the subrule), 205.4 (with subrules), 205.4. (alone), 205 (the section)."""
 
-    number: str
+    rule: RuleNumber
     alone: bool
 
     @property
+    def number(self) -> str:
+        return str(self.rule)
+
+    @property
     def is_section(self) -> bool:
-        return "." not in self.number
+        return self.rule.depth == 0
 
-
-# How people write a rule number: "rule 205.3i", "regola 205.3i", "règle", "regla", "CR 205.3i",
-# "r. 205.3i", any case, a decimal comma ("205,3i").
-_NUMBER_PREFIX = re.compile(
-    r"^\s*(?:rules?|regola|regole|r[èe]gles?|reglas?|cr|r\.)\s*", re.IGNORECASE
-)
-_DECIMAL_COMMA = re.compile(r"^(\s*\d{3}),(\d)")
+    def covers(self, key: str) -> bool:
+        """Whether a record's key is part of the answer: the rule and, unless it was asked
+        alone, its subrules (all of a section)."""
+        if self.is_section or self.alone:
+            return True
+        number = RuleNumber.of(key)
+        return number is not None and number.within(self.rule)
 
 
 def as_number(text: str) -> NumberQuery | None:
-    """A rule number as people write it, or None when the text is not one."""
-    text = _DECIMAL_COMMA.sub(r"\1.\2", _NUMBER_PREFIX.sub("", text, count=1)).lower()
-    match = NUMBER_QUERY.match(text)
-    if not match:
+    """A rule number as people write it ("Rule 205.4D", "regla 205,4d"), or None."""
+    rule = RuleNumber.written(text)
+    if rule is None:
         return None
-    section, rule, letters, dot = match.groups()
-    if len(section) != 3 and rule is None:
-        return None
-    number = section if rule is None else f"{section}.{rule}{letters}"
-    return NumberQuery(number, alone=bool(dot) and rule is not None)
+    return NumberQuery(rule, alone=rule.depth > 0 and text.rstrip().endswith("."))
 
 
 _QUESTION_MARKS = re.compile(r"[¿¡]|(?<!\S)[?!]+(?!\S)|(?<=[^\W\d_])[?!]+(?=\s|$)")

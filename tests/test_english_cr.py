@@ -153,8 +153,9 @@ def wizards(shared_data: Path) -> Iterator[str]:
 
 
 def test_fetch_cr_by_date_and_latest(wizards: str, home: Path):
-    """fetch-cr downloads from the published path (and via the rules page) and adds it."""
-    result = CliRunner().invoke(cli, ["fetch-cr", "20241108", "--media-url", wizards])
+    """fetch-cr downloads from the published path (a date in either form, or via the rules
+    page for latest) and adds it."""
+    result = CliRunner().invoke(cli, ["fetch-cr", "2024-11-08", "--media-url", wizards])
     assert result.exit_code == 0, result.output
     assert "added as MagicCompRules-20241108.txt (lang=en, edition=2024-11-08" in result.stdout
     again = CliRunner().invoke(cli, ["fetch-cr", "latest", "--rules-page", f"{wizards}/en/rules"])

@@ -19,7 +19,7 @@ from corpus.layouts.base import (
     for_the_last_lines,
     non_blank,
 )
-from corpus.numbers import can_follow
+from corpus.numbers import RuleNumber
 
 NAME = "numbered-rules"
 
@@ -152,7 +152,10 @@ def _wrapped_reference(current: Draft | None, number: str) -> bool:
     if current.title is not None and len(current.parts) == 1:
         return False  # a heading ("205.4 Supertipi") stops without punctuation
     previous = current.number if current.kind == "rule" else current.parent
-    return previous is not None and not can_follow(previous, number)
+    if previous is None:
+        return False
+    before, after = RuleNumber.of(previous), RuleNumber.of(number)
+    return before is None or after is None or not after.can_follow(before)
 
 
 def _title(body: str, is_heading: bool) -> str | None:

@@ -15,10 +15,10 @@ from search.safe_text import echo, echo_json
 @click.option("--against", default="en", show_default=True, help="The reference language.")
 @json_option
 def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
-    """Duplicated, missing or out-of-order numbers; English rules a translation lacks and
-    numbers English lacks; translator notes; translated rules whose English-named items, list
-    items or cited rules disagree with their English counterpart. Exits 1 when it reports
-    problems, 0 when the library is clean."""
+    """Report numbering and translation problems: duplicated, missing or out-of-order numbers,
+    English rules a translation lacks and numbers English lacks, translator notes, and
+    translated rules whose English-named items, list items or cited rules disagree with their
+    English counterpart. Exits 1 when it reports problems, 0 when the library is clean."""
     from search import payloads
     from search.session import library_records, open_engine
 

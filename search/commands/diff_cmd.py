@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import click
 
-from search.commands.options import json_option, lang_option
+from search.commands.options import EDITION, json_option, lang_option
 from search.safe_text import echo, echo_json
 
 
 @click.command("diff")
-@click.option("--from", "from_", required=True, metavar="DATE", help="The older edition.")
-@click.option("--to", "to", required=True, metavar="DATE", help="The newer edition.")
+@click.option(
+    "--from", "from_", required=True, type=EDITION, metavar="DATE", help="The older edition."
+)
+@click.option(
+    "--to", required=True, type=EDITION, metavar="DATE", help="The newer edition (or latest)."
+)
 @lang_option("The editions' language (default en); a comma list gives one diff per language.")
 @click.option(
     "--ignore-typography",
@@ -27,9 +31,10 @@ def command(
     rule: str | None,
     as_json: bool,
 ) -> None:
-    """Added, removed, changed (with a word diff), moved and moved+changed rules between two
-    editions of one language; RULE (205, 205.4, 205.4d) narrows to that part. A renumbered rule
-    is paired first, and its subrules with the subrules of its new number."""
+    """List the rules added, removed, changed (with a word diff), moved, and moved and changed
+    between two editions of one language. RULE (205, 205.4, 205.4d) narrows the list to that
+    part. A renumbered rule is paired first, and its subrules with the subrules of its new
+    number."""
     from search import payloads
     from search.editions import colour_diff
     from search.session import library_records

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from search.commands.options import lang_option, parse_edition
+from search.commands.options import EDITION, lang_option
 from search.safe_text import echo
 
 
@@ -18,11 +18,15 @@ from search.safe_text import echo
     type=click.Choice(["jsonl", "tmx", "tbx", "csv"]),
     default="jsonl",
     show_default=True,
-    help="jsonl: every record; tmx: translation memory; tbx: term base; csv: spreadsheet.",
+    help="The format: jsonl (every record), tmx (a translation memory), tbx (the term base) "
+    "or csv (a spreadsheet).",
 )
 @lang_option("Only these languages.")
 @click.option(
-    "--edition", callback=parse_edition, metavar="YYYY-MM-DD", help="Texts of this edition."
+    "--edition",
+    type=EDITION,
+    metavar="DATE",
+    help="Texts of this edition (YYYY-MM-DD, YYYYMMDD or latest).",
 )
 def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
     """Print the library in a format other tools read, to standard output."""
@@ -32,6 +36,7 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
     if fmt == "jsonl":
         # The hand-off file already holds every record, aligned: copy its lines.
         data = hand_off()
+        edition = _resolved(edition)
         if not langs and not edition:
             sys.stdout.buffer.write(data)
         for line in data.splitlines(keepends=True) if langs or edition else ():
@@ -48,9 +53,21 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
         with open_engine() as engine:
             echo(exports.to_tbx(engine.termbase, langs), nl=False)
         return
-    units = exports.units(library_records(), langs, edition)
+    records = library_records()
+    units = exports.units(records, langs, _resolved(edition))
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
     echo(text, nl=False)
+
+
+def _resolved(edition: str | None) -> str | None:
+    """`latest` as the newest English edition of the current build."""
+    from corpus.dates import resolve_edition
+    from corpus.library import home
+    from indexer.store import read_current
+
+    if edition is None:
+        return None
+    return resolve_edition(edition, (read_current(home()) or {}).get("english_editions", []))
 
 
 def _failures() -> list[str]:

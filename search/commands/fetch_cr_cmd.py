@@ -1,27 +1,25 @@
-"""`mtgrules fetch-cr [latest|YYYYMMDD]`: download an official English CR and add it."""
+"""`mtgrules fetch-cr [DATE]`: download an official English CR and add it."""
 
 from __future__ import annotations
 
 import click
 
+from search.commands.options import EDITION
+
 
 @click.command("fetch-cr")
-@click.argument("edition", default="latest")
+@click.argument("edition", default="latest", type=EDITION, metavar="[DATE]")
 @click.option("--media-url", envvar="MTGRULES_CR_MEDIA_URL", help="Where editions are published.")
 @click.option("--rules-page", envvar="MTGRULES_CR_RULES_PAGE", help="The page linking the latest.")
 def command(edition: str, media_url: str | None, rules_page: str | None) -> None:
-    """Download the English Comprehensive Rules (the latest, or the one effective on YYYYMMDD)
-    from Wizards of the Coast into MTGRULES_HOME and add it to the library."""
-    import re
-
+    """Download an English Comprehensive Rules edition from Wizards of the Coast into
+    MTGRULES_HOME and add it to the library. DATE is the edition's effective date (YYYY-MM-DD
+    or YYYYMMDD) or latest, the default."""
     from corpus.fetch import FetchError, download, edition_url, latest_url
     from corpus.ingest import IngestError
     from search.commands.add_cmd import keep
 
-    if edition != "latest" and not re.fullmatch(r"\d{8}", edition):
-        raise click.UsageError(
-            f"{edition!r} is not an edition; give YYYYMMDD (e.g. 20241108) or latest"
-        )
+    edition = edition.replace("-", "")  # the published names use YYYYMMDD
     try:
         url = latest_url(rules_page) if edition == "latest" else edition_url(edition, media_url)
         data = download(url)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from search.commands.options import json_option, parse_edition
+from search.commands.options import EDITION, json_option
 from search.safe_text import echo, echo_json
 
 
@@ -12,8 +12,8 @@ from search.safe_text import echo, echo_json
 @click.argument("rule")
 @click.option(
     "--edition",
-    callback=parse_edition,
-    metavar="YYYY-MM-DD",
+    type=EDITION,
+    metavar="DATE",
     help="The edition whose numbering RULE is in (default: the newest that has it).",
 )
 @click.option(
@@ -24,8 +24,9 @@ from search.safe_text import echo, echo_json
 )
 @json_option
 def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bool) -> None:
-    """When a rule appeared, changed, moved (renumbered) and disappeared. RULE is a number in
-    the edition given (or the newest that has it), or a translation's own key (205.2c@FILE)."""
+    """Show when a rule appeared, changed, moved (was renumbered) and disappeared. RULE is a
+    number in the edition given (or the newest that has it), or a translation's own key
+    (205.2c@FILE)."""
     from search import payloads
     from search.editions import colour_diff
     from search.session import library_records

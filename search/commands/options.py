@@ -53,17 +53,21 @@ def _choices(
     return parse
 
 
-def parse_edition(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    from corpus.dates import typed_date
+class EditionDate(click.ParamType):
+    """An edition as every command takes it: YYYY-MM-DD, YYYYMMDD or latest."""
 
-    if value is None:
-        return None
-    date = typed_date(value)
-    if date is None:
-        raise click.BadParameter(
-            f"{value!r} is not a date; write it as YYYY-MM-DD, e.g. 2024-11-08"
-        )
-    return date
+    name = "date"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        from corpus.dates import EDITION_FORMS, typed_edition
+
+        edition = typed_edition(str(value))
+        if edition is None:
+            self.fail(f"{value!r} is not a date; {EDITION_FORMS}", param, ctx)
+        return edition
+
+
+EDITION = EditionDate()
 
 
 def result_options(func: F) -> F:
@@ -72,9 +76,9 @@ def result_options(func: F) -> F:
 
     func = click.option(
         "--edition",
-        callback=parse_edition,
-        metavar="YYYY-MM-DD",
-        help="Only texts of this edition.",
+        type=EDITION,
+        metavar="DATE",
+        help="Only texts of this edition (YYYY-MM-DD, YYYYMMDD or latest).",
     )(func)
     func = click.option(
         "--all-editions",

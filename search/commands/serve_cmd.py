@@ -9,7 +9,13 @@ from search.safe_text import echo
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
-@click.option("--port", default=8008, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--port",
+    default=8008,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="The port to listen on.",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the search page in a browser.")
 def command(host: str, port: int, open_browser: bool) -> None:
     """Serve the library of MTGRULES_HOME in a browser (search, rules, terms, diffs, sources)

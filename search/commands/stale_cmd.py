@@ -12,9 +12,9 @@ from search.safe_text import echo, echo_json
 @lang_option("The translations' languages (it, fr, es), a comma list.")
 @json_option
 def command(langs: tuple[str, ...], as_json: bool) -> None:
-    """Translated rules whose English counterpart changed after the English edition they follow
-    (a translation aligned by content: after the oldest loaded edition), each with the English
-    word diff."""
+    """List the translated rules whose English counterpart changed after the English edition
+    they follow (for a translation aligned by content: after the oldest loaded edition), each
+    with the English word diff."""
     from search import payloads
     from search.editions import colour_diff
     from search.session import library_records

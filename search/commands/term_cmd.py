@@ -12,7 +12,8 @@ from search.safe_text import echo, echo_json
 @click.argument("words", nargs=-1, required=True)
 @json_option
 def command(words: tuple[str, ...], as_json: bool) -> None:
-    """Look a term up in the term base: 'leggendario', 'légendaire', 'land type', 'Indizio'."""
+    """Look a term up in the term base, in any language: 'leggendario', 'légendaire', 'land
+    type', 'Indizio'."""
     from search import payloads
     from search.session import open_engine
 

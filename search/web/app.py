@@ -84,7 +84,7 @@ class Library:
 
 
 def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
-    from corpus.dates import typed_date
+    from corpus.dates import EDITION_FORMS, typed_edition
     from corpus.languages import UnknownLanguageError, validate_languages
     from corpus.records import KINDS
 
@@ -98,9 +98,9 @@ def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
         raise payloads.Problem(f"unknown kind; valid: {', '.join(KINDS)}", 400)
     edition = query.get("edition") or None
     if edition is not None:
-        edition = typed_date(edition)
+        edition = typed_edition(edition)
         if edition is None:
-            raise payloads.Problem("edition: write it as YYYY-MM-DD, e.g. 2024-11-08", 400)
+            raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
     show = tuple(validate_languages([v for v in query.getlist("show") if v]))
     every = query.get("all_editions", "") in ("1", "true", "yes")
     return Filters(langs=tuple(langs), kinds=kinds, edition=edition, all_editions=every), show
@@ -168,12 +168,12 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_history(library: Library, request: Request) -> dict[str, Any]:
-    from corpus.dates import typed_date
+    from corpus.dates import EDITION_FORMS, typed_edition
 
     edition = request.query_params.get("edition")
-    at = typed_date(edition) if edition else None
+    at = typed_edition(edition) if edition else None
     if edition and at is None:
-        raise payloads.Problem("edition: write it as YYYY-MM-DD", 400)
+        raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
     exact = request.query_params.get("exact_typography", "") in ("1", "true", "yes")
     return payloads.history(library.records(), request.path_params["rule"], at, not exact)
 
