@@ -13,15 +13,18 @@ from __future__ import annotations
 import contextlib
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
+from importlib import resources
+from pathlib import Path
 
 from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
-from corpus.library import OVERRIDES
 from corpus.numbers import depth, parent_of, section_of
 from corpus.records import Align, Record
+
+OVERRIDES = "alignment-overrides.tsv"  # the embedded file's name, in corpus/data
 
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
 MODERN_SHARE = 0.85
@@ -31,16 +34,14 @@ MOVE_MARGIN = 0.15  # how much better a place out of order must fit for a rule t
 MOVE_EVIDENCE = 3  # concepts an unmatched rule must share with a sibling to take its place
 
 
-def overrides() -> dict[tuple[str, str], str]:
-    """(source, number as printed) -> forced English key, from the embedded file and the
-    user's own MTGRULES_HOME/alignment-overrides.tsv."""
-    from importlib import resources
-
-    from corpus.library import home
+def overrides(user_file: Path | None = None) -> dict[tuple[str, str], str]:
+    """(source, number as printed) -> forced English key, from the embedded file and, when
+    given, the user's own (MTGRULES_HOME/alignment-overrides.tsv)."""
 
     texts = [resources.files("corpus").joinpath(f"data/{OVERRIDES}").read_text("utf-8")]
-    with contextlib.suppress(OSError):
-        texts.append((home() / OVERRIDES).read_text("utf-8"))
+    if user_file is not None:
+        with contextlib.suppress(OSError):  # the user has none
+            texts.append(user_file.read_text("utf-8"))
     forced = {}
     for text in texts:
         for line in text.splitlines():
@@ -137,11 +138,14 @@ def reference_for(
 
 
 def align_documents(
-    records: list[Record], follows: dict[str, Following] | None = None
+    records: list[Record],
+    follows: dict[str, Following] | None = None,
+    forced: Mapping[tuple[str, str], str] | None = None,
 ) -> list[Record]:
     """Every record with its English key; content-aligned where the numbering is old; every
     translated record with the English edition its document follows (`follows`, computed from
-    the records when not given)."""
+    the records when not given); `forced` keys (the overrides; the embedded ones when not
+    given) win."""
     by_source: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         by_source[record.source].append(record)
@@ -168,7 +172,7 @@ def align_documents(
             reference = [rule for name in chosen for rule in rules_of(name)]
             if reference:
                 new_keys.update(_align(source, rules_of(source), reference))
-    for (source, number), key in overrides().items():
+    for (source, number), key in (overrides() if forced is None else forced).items():
         new_keys[source, number] = (key, Align("override", 1.0))
     glossary_keys = _glossary_keys(by_source, follows)
     out = []

@@ -85,6 +85,15 @@ def without_references(text: str) -> str:
     return CITATION.sub("#", text)
 
 
+def by_edition(records: Sequence[Record], lang: str) -> dict[str, list[Record]]:
+    """edition date -> that edition's records in one language (undated ones are left out)."""
+    editions: dict[str, list[Record]] = {}
+    for record in records:
+        if record.lang == lang and record.edition:
+            editions.setdefault(record.edition, []).append(record)
+    return dict(sorted(editions.items()))
+
+
 def rules_of(records: Iterable[Record]) -> list[Record]:
     """The numbered rules (with section headings and chapters) of one edition, in order."""
     rules = [r for r in records if r.kind == "rule" and r.number]
@@ -268,19 +277,6 @@ def _same_section(a: str, b: str) -> bool:
 def _same_place(a: str, b: str) -> bool:
     """Same section and the same depth (rule, subrule): where a renumbered rule can go."""
     return section_of(a) == section_of(b) and depth(a) == depth(b)
-
-
-def follow(changes: Iterable[Change]) -> dict[str, str | None]:
-    """Old number -> new number (None when removed), for numbers that did not stay put."""
-    moves: dict[str, str | None] = {}
-    for change in changes:
-        if change.old is None:
-            continue
-        old_number = change.old.number or ""
-        new_number = change.new.number if change.new else None
-        if new_number != old_number:
-            moves[old_number] = new_number
-    return moves
 
 
 # --- the history of one rule ------------------------------------------------------------------

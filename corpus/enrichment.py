@@ -4,8 +4,9 @@ Then old numberings are aligned to modern keys (corpus/alignment.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
+from corpus.alignment import align_documents
 from corpus.records import Record
 from corpus.terms import TermBase
 
@@ -29,8 +30,10 @@ def with_terms(records: Iterable[Record], termbase: TermBase | None = None) -> l
     return enriched
 
 
-def aligned(records: Iterable[Record]) -> list[Record]:
-    """The hand-off records: English terms, then English keys for old numberings."""
-    from corpus.alignment import align_documents
+def aligned(
+    records: Iterable[Record], forced: Mapping[tuple[str, str], str] | None = None
+) -> list[Record]:
+    """The hand-off records: English terms, then English keys for old numberings (`forced`:
+    the alignment overrides, the embedded ones when not given)."""
 
-    return align_documents(with_terms(records))
+    return align_documents(with_terms(records), forced=forced)

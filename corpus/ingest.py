@@ -7,8 +7,10 @@ import hashlib
 from corpus.checks import numbering_warnings
 from corpus.dates import find_edition
 from corpus.detect import detect_language
+from corpus.html_extract import html_lines, looks_like_html
 from corpus.languages import LANGUAGES
 from corpus.layouts import Context, detect_layout
+from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 from corpus.records import Document, Dropped
 from corpus.text import UnreadableError, decode_report, normalize, split_lines
 
@@ -26,7 +28,6 @@ class IngestError(ValueError):
 def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) -> Document:
     """Parse a document. `hints` (from a manifest) only fill what the text cannot say."""
     hints = hints or {}
-    from corpus.pdf_extract import looks_like_pdf
 
     limit = MAX_PDF_BYTES if looks_like_pdf(data) else MAX_BYTES
     if len(data) > limit:
@@ -93,8 +94,6 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
 
 def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[str]]:
     """A document's lines (text, HTML or PDF), the lines set aside with reasons, and notes."""
-    from corpus.html_extract import html_lines, looks_like_html
-    from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 
     if looks_like_pdf(data):
         try:

@@ -220,6 +220,11 @@ LANGUAGES: dict[str, Language] = {
 }
 
 
+CODES = tuple(LANGUAGES)  # it, fr, es, en: every language the product reads and indexes
+TRANSLATED = tuple(code for code in CODES if code != "en")  # the translations' languages
+SHOWN_ORDER = ("en", *TRANSLATED)  # columns, exports and results: English first
+
+
 class UnknownLanguageError(ValueError):
     """A language code outside the table."""
 

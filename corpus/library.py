@@ -1,7 +1,7 @@
 """The library: embedded sources plus documents the user added, parsed (with a cache) in order.
 
-State lives in MTGRULES_HOME (default: the platform's per-user data directory), never in the
-source tree."""
+State lives in the home each function is given (MTGRULES_HOME, see `corpus.paths`), never in
+the source tree."""
 
 from __future__ import annotations
 
@@ -10,30 +10,19 @@ import hashlib
 import json
 import os
 import pickle
+import re
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, cached_property, partial
 from importlib import resources
 from pathlib import Path
 
+from corpus import paths
 from corpus.records import Document, Record
 
-MANIFEST = "manifest.json"
-OVERRIDES = "alignment-overrides.tsv"  # the user's own alignment overrides, in MTGRULES_HOME
-
-
-def home() -> Path:
-    configured = os.environ.get("MTGRULES_HOME")
-    if configured:
-        return Path(configured).expanduser()
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("mtgrules", appauthor=False))
-
-
-def documents_dir() -> Path:
-    return home() / "documents"
+MANIFEST = "manifest.json"  # of the embedded sources: each one's hints (language, edition)
 
 
 @dataclass(frozen=True)
@@ -72,13 +61,13 @@ def embedded_sources() -> list[Source]:
     return sources
 
 
-def document_paths() -> list[Path]:
+def document_paths(home: Path) -> list[Path]:
     """The added documents, by name. A file put there by hand under a name that is not text
     (bytes of another encoding) is renamed to its stored name first: every name is text."""
-    folder = documents_dir()
+    folder = paths.documents(home)
     if not folder.is_dir():
         return []
-    paths = []
+    found = []
     for path in sorted(folder.iterdir()):
         if not path.is_file() or path.name.startswith("."):
             continue
@@ -92,25 +81,25 @@ def document_paths() -> list[Path]:
                 path = renamed
             if not renamed.exists():
                 continue
-        paths.append(path)
-    return sorted(paths)
+        found.append(path)
+    return sorted(found)
 
 
-def user_sources() -> list[Source]:
-    return [user_source(path.name) for path in document_paths()]
+def user_sources(home: Path) -> list[Source]:
+    return [user_source(home, path.name) for path in document_paths(home)]
 
 
-def user_source(name: str) -> Source:
+def user_source(home: Path, name: str) -> Source:
     """One document the user added (OSError if it is gone)."""
-    return Source(name, (documents_dir() / name).read_bytes(), {})
+    return Source(name, (paths.documents(home) / name).read_bytes(), {})
 
 
-def all_sources() -> list[Source]:
-    return embedded_sources() + user_sources()
+def all_sources(home: Path) -> list[Source]:
+    return embedded_sources() + user_sources(home)
 
 
-def _cache_path(source: Source) -> Path:
-    return home() / "cache" / f"{source.sha256[:32]}-{code_version()}.pickle"
+def _cache_path(cache: Path, source: Source) -> Path:
+    return cache / f"{source.sha256[:32]}-{code_version()}.pickle"
 
 
 TEMPORARY = ".part-"  # the prefix of every file being written; leftovers are removed
@@ -150,7 +139,6 @@ def sync_folder(folder: Path) -> None:
 def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
     """Remove files a killed writer left half written (TEMPORARY, older than `older_than`
     seconds so that a writer at work keeps its own); returns how many."""
-    import time
 
     removed = 0
     with contextlib.suppress(OSError):
@@ -165,7 +153,6 @@ def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
 def stored_name(name: str, digest: str) -> str:
     """The name a document is kept under: its own when that is a plain, visible file name;
     else the start of its hash and a sanitized name (any bytes in, a safe name out)."""
-    import re
 
     readable = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     safe = re.sub(r"[^\w.\-+()]+", "_", readable).strip("._") or "document"
@@ -173,9 +160,9 @@ def stored_name(name: str, digest: str) -> str:
     return safe if safe == name else f"{digest[:8]}-{safe}"
 
 
-def parse_source(source: Source) -> Document:
+def parse_source(home: Path, source: Source) -> Document:
     """Ingest one source, reusing a cached parse of the same bytes and code when there is one."""
-    path = _cache_path(source)
+    path = _cache_path(paths.parse_cache(home), source)
     try:
         document: Document = pickle.loads(path.read_bytes())  # our own cache, written below
         return document
@@ -184,14 +171,15 @@ def parse_source(source: Source) -> Document:
     from corpus.ingest import ingest_bytes
 
     document = ingest_bytes(source.data, source.name, source.hints)
-    _cache(source, document)
+    _cache(home, source, document)
     return document
 
 
-def _cache(source: Source, document: Document) -> None:
+def _cache(home: Path, source: Source, document: Document) -> None:
     with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
         data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
-        write_atomic(_cache_path(source), data, durable=False)  # a damaged one is parsed again
+        path = _cache_path(paths.parse_cache(home), source)
+        write_atomic(path, data, durable=False)  # a damaged one is parsed again
 
 
 @dataclass(frozen=True)
@@ -203,10 +191,11 @@ class Loaded:
 PARALLEL_FROM = 4  # sources to parse before a second process is worth its start
 
 
-def load() -> Loaded:
+def load(home: Path) -> Loaded:
     """Every source parsed (from the cache when it can); many new ones in two processes."""
-    sources = all_sources()
-    fresh = [s for s in sources if not _cache_path(s).exists()]
+    sources = all_sources(home)
+    cache = paths.parse_cache(home)
+    fresh = [s for s in sources if not _cache_path(cache, s).exists()]
     parsed: dict[str, Document | str] = {}
     if len(fresh) >= PARALLEL_FROM:
         from concurrent.futures import ProcessPoolExecutor
@@ -215,17 +204,18 @@ def load() -> Loaded:
         # parse comes back as the bytes its process cached, not pickled a second time.
         fresh.sort(key=lambda s: -len(s.data))
         with ProcessPoolExecutor(max_workers=2) as pool:
-            for source, outcome in zip(fresh, pool.map(_parse_to_bytes, fresh), strict=True):
+            outcomes = pool.map(partial(_parse_to_bytes, cache), fresh)
+            for source, outcome in zip(fresh, outcomes, strict=True):
                 parsed[source.name] = (
                     pickle.loads(outcome) if isinstance(outcome, bytes) else outcome
                 )
-    outcomes = [parsed.get(s.name) or _parse_or_error(s) for s in sources]
-    documents = tuple(o for o in outcomes if isinstance(o, Document))
-    failures = tuple(o for o in outcomes if isinstance(o, str))
+    done = [parsed.get(s.name) or _parse_or_error(home, s) for s in sources]
+    documents = tuple(o for o in done if isinstance(o, Document))
+    failures = tuple(o for o in done if isinstance(o, str))
     return Loaded(documents, failures)
 
 
-def _parse_to_bytes(source: Source) -> bytes | str:
+def _parse_to_bytes(cache: Path, source: Source) -> bytes | str:
     """In a pool process: the pickled parse (written to the cache too), or the error line."""
     from corpus.ingest import IngestError, ingest_bytes
 
@@ -235,14 +225,14 @@ def _parse_to_bytes(source: Source) -> bytes | str:
         return str(error)
     data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
     with contextlib.suppress(OSError):
-        write_atomic(_cache_path(source), data, durable=False)  # a damaged one is parsed again
+        write_atomic(_cache_path(cache, source), data, durable=False)  # damaged: parsed again
     return data
 
 
-def prune_cache() -> int:
+def prune_cache(home: Path) -> int:
     """Remove the parses cached by other versions of the code (they are never read again);
     returns how many."""
-    folder = home() / "cache"
+    folder = paths.parse_cache(home)
     current = f"-{code_version()}.pickle"
     removed = 0
     with contextlib.suppress(OSError):
@@ -253,11 +243,11 @@ def prune_cache() -> int:
     return removed
 
 
-def _parse_or_error(source: Source) -> Document | str:
+def _parse_or_error(home: Path, source: Source) -> Document | str:
     from corpus.ingest import IngestError
 
     try:
-        return parse_source(source)
+        return parse_source(home, source)
     except IngestError as error:
         return str(error)
 
@@ -274,28 +264,28 @@ class Added:
     path: Path | None
 
 
-def known_hashes() -> set[str]:
-    return {source.sha256 for source in all_sources()}
+def known_hashes(home: Path) -> set[str]:
+    return {source.sha256 for source in all_sources(home)}
 
 
-def add_document(data: bytes, name: str, known: set[str] | None = None) -> Added:
-    """Check a document (IngestError if unusable) and keep it in MTGRULES_HOME/documents.
+def add_document(home: Path, data: bytes, name: str, known: set[str] | None = None) -> Added:
+    """Check a document (IngestError if unusable) and keep it in the home's documents.
     `known`: the hashes already in the library (computed when not given; updated)."""
     from corpus.ingest import ingest_bytes
 
-    known = known_hashes() if known is None else known
+    known = known_hashes(home) if known is None else known
     digest = hashlib.sha256(data).hexdigest()
     if digest in known:
         return Added(None, None)
     stored = stored_name(name, digest)
     document = ingest_bytes(data, stored)
-    target = documents_dir() / stored
+    target = paths.documents(home) / stored
     if target.exists():
         target = target.with_name(f"{target.stem}-{digest[:8]}{target.suffix}")
     write_atomic(target, data)
     known.add(digest)
     if target.name == stored:
-        _cache(Source(stored, data, {}), document)  # warm the parse cache for the next build
+        _cache(home, Source(stored, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)
 
 
@@ -303,18 +293,18 @@ class NotInLibrary(LookupError):
     """No document, or more than one, answers to a name or hash; the message says which."""
 
 
-def find_user_document(wanted: str) -> Path:
+def find_user_document(home: Path, wanted: str) -> Path:
     """The added document named `wanted` (its file name in the library, or the file name it
     was added from) or whose SHA-256 starts with `wanted` (8 hex digits at least)."""
-    folder = documents_dir()
-    paths = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
-    by_name = [p for p in paths if p.name == wanted]
+    folder = paths.documents(home)
+    added = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    by_name = [p for p in added if p.name == wanted]
     if by_name:
         return by_name[0]
     digest = wanted.lower()
     if len(digest) >= 8 and all(c in "0123456789abcdef" for c in digest):
         by_hash = [
-            p for p in paths if hashlib.sha256(p.read_bytes()).hexdigest().startswith(digest)
+            p for p in added if hashlib.sha256(p.read_bytes()).hexdigest().startswith(digest)
         ]
         if len(by_hash) == 1:
             return by_hash[0]
@@ -323,13 +313,13 @@ def find_user_document(wanted: str) -> Path:
             raise NotInLibrary(f"{wanted}: the start of several documents' hashes ({names})")
     if any(source.name == wanted for source in embedded_sources()):
         raise NotInLibrary(f"{wanted} is part of the embedded corpus and cannot be removed")
-    names = ", ".join(p.name for p in paths) or "none"
+    names = ", ".join(p.name for p in added) or "none"
     raise NotInLibrary(f"no document {wanted!r} in the library; added documents: {names}")
 
 
-def remove_document(wanted: str) -> Path:
+def remove_document(home: Path, wanted: str) -> Path:
     """Delete an added document (NotInLibrary when none answers); its cached parse stays until
     the next full build prunes the cache."""
-    path = find_user_document(wanted)
+    path = find_user_document(home, wanted)
     path.unlink()
     return path

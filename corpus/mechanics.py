@@ -16,7 +16,6 @@ from corpus.text import fold
 class Mechanic:
     english: str
     rule: str
-    category: str
     names: dict[str, tuple[str, ...]]
     part_of: str | None = None
     owns_rule: bool = False
@@ -36,7 +35,6 @@ def mechanics() -> tuple[Mechanic, ...]:
         Mechanic(
             english=entry["english"],
             rule=entry["rule"],
-            category=entry["category"],
             names={lang: tuple(names) for lang, names in entry["names"].items()},
             part_of=entry.get("part_of"),
             owns_rule=entry.get("owns_rule", False),

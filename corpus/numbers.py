@@ -12,16 +12,18 @@ from functools import cache
 from string import ascii_lowercase
 
 # The canonical form as stored: 205, 205.1, 205.1a, 704.5aa; "205." as printed before a title.
-_CANONICAL = re.compile(r"(?P<section>\d{3})(?:\.(?:(?P<rule>\d+)(?P<letters>[a-z]{0,2}))?)?")
+_CANONICAL = re.compile(
+    r"(?P<section>\d{3})(?:\.(?:(?P<rule>\d+)(?P<letters>[a-z]{0,2}))?)?", re.ASCII
+)
 # How people write one: "rule 205.3i", "regola", "règle", "regla", "CR", "r.", any case, a
 # decimal comma ("205,3i"), a trailing dot ("205.4." = the rule alone).
 _WRITTEN_PREFIX = re.compile(
     r"^\s*(?:rules?|regola|regole|r[èe]gles?|reglas?|cr|r\.)\s*", re.IGNORECASE
 )
-_WRITTEN = re.compile(r"(\d{3})(?:[.,](\d+)([a-z]{0,2}))?\.?")
+_WRITTEN = re.compile(r"(\d{3})(?:[.,](\d+)([a-z]{0,2}))?\.?", re.ASCII)
 
 # A rule number cited in a text ("vedi regola 704.5j", "See rule 117"): the one pattern.
-CITATION = re.compile(r"\b(\d{3}(?:\.\d+[a-z]{0,2})?)\b")
+CITATION = re.compile(r"\b([0-9]{3}(?:\.[0-9]+[a-z]{0,2})?)\b")
 
 # Subrule letters skip l and o (they read as 1 and 0).
 SUBRULE_LETTERS = tuple(c for c in ascii_lowercase if c not in "lo")
@@ -138,7 +140,7 @@ class RuleNumber:
 @cache
 def _stored(text: str) -> RuleNumber | None:
     text = text.rstrip(".")
-    if len(text) == 1 and text.isdigit():
+    if len(text) == 1 and text in "123456789":
         return RuleNumber(int(text), chapter=True)
     match = _CANONICAL.fullmatch(text)
     if not match:

@@ -1,15 +1,16 @@
-"""Checks for translators: numbering problems in a document and translated rules that disagree
-with their English counterpart (named items, list items, cited rules)."""
+"""Checks for translators beyond numbering (corpus/checks.py): translated rules that disagree
+with their English counterpart (named items, list items, cited rules), English rules a
+translation lacks or numbers English lacks, and translator notes."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from corpus.checks import Problem
 from corpus.layouts.base import TRANSLATOR_NOTE
-from corpus.numbers import RuleNumber, cited_numbers, section_of, sort_key
+from corpus.numbers import cited_numbers, section_of, sort_key
 from corpus.records import Record
 from corpus.term_learning import parenthesized_pairs
 from corpus.text import fold
@@ -17,39 +18,6 @@ from corpus.words import list_items
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
-
-
-@dataclass(frozen=True)
-class Problem:
-    source: str
-    number: str | None
-    check: str  # duplicate, gap, order, missing, extra, names, list, references, absent,
-    # translator-note
-    message: str
-
-
-def numbering_problems(rules: Sequence[Record]) -> list[Problem]:
-    """Duplicated numbers, numbers out of order, and gaps in subrule letters."""
-    problems: list[Problem] = []
-    seen: set[str] = set()
-    previous: Record | None = None
-    for rule in rules:
-        number = rule.number or ""
-        if number in seen:
-            problems.append(Problem(rule.source, number, "duplicate", f"{number} appears twice"))
-        seen.add(number)
-        if previous and sort_key(number) < sort_key(previous.number or ""):
-            problems.append(
-                Problem(rule.source, number, "order", f"{number} comes after {previous.number}")
-            )
-        parsed = RuleNumber.of(number)
-        before = parsed.before() if parsed else None
-        if before and str(before) not in seen:
-            problems.append(
-                Problem(rule.source, number, "gap", f"{number} without {before} before it")
-            )
-        previous = rule
-    return problems
 
 
 def translation_problems(

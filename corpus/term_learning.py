@@ -26,6 +26,7 @@ from pathlib import Path
 from corpus.alignment import glossary_keys
 from corpus.following import Following
 from corpus.inflection import inflected_alike
+from corpus.library import code_version, write_atomic
 from corpus.records import Record
 from corpus.text import fold
 from corpus.words import (
@@ -521,7 +522,6 @@ KEPT = 4  # learned term bases kept in the cache folder (the newest)
 
 def _keep(stored: Path, learned: list[Learned]) -> None:
     """Write the learned pairs to the cache, and forget the oldest others."""
-    from corpus.library import write_atomic
 
     stored.parent.mkdir(parents=True, exist_ok=True)
     data = [t.__dict__ | {"sources": list(t.sources)} for t in learned]
@@ -535,7 +535,6 @@ def _keep(stored: Path, learned: list[Learned]) -> None:
 
 
 def _digest(pairs: Sequence[Pair], terms: Mapping[str, str]) -> str:
-    from corpus.library import code_version  # the learner's own code is part of the key
 
     hasher = hashlib.sha256(code_version().encode())
     for pair in pairs:

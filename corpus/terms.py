@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from corpus.inflection import inflected_alike
+from corpus.languages import CODES, TRANSLATED
 from corpus.mechanics import mechanics
 from corpus.records import Record
 
@@ -74,9 +75,6 @@ def static_terms() -> tuple[Term, ...]:
         for lang, names in mechanic.names.items():
             terms.extend(Term(mechanic.english, lang, n, "mechanics table") for n in names)
     return tuple(terms)
-
-
-LANGS = ("it", "fr", "es", "en")
 
 
 def unlearned(curated: Iterable[Term], learned: Sequence[Term]) -> list[Term]:
@@ -280,7 +278,7 @@ class TermBase:
     def english_for(self, phrase: str) -> set[str]:
         """English concepts a word or phrase in any of the translated languages names."""
         concepts: set[str] = set()
-        for lang in ("it", "fr", "es"):
+        for lang in TRANSLATED:
             concepts |= self._named(lang, phrase)
         return concepts
 
@@ -297,7 +295,7 @@ class TermBase:
 
     def languages_of(self, word: str) -> set[str]:
         """The translated languages in which a word is (part of) a term."""
-        return {lang for lang in ("it", "fr", "es") if self._named(lang, word)}
+        return {lang for lang in TRANSLATED if self._named(lang, word)}
 
     def lookup(self, phrase: str) -> list[Term]:
         """Every term of the concepts a word or phrase names, in any language."""
@@ -317,7 +315,7 @@ class TermBase:
         """A two-word phrase whose words name two concepts that together name a third:
         "types d'artefacts" -> type + artifact -> "artifact type" (head first or last)."""
         words = [w for w in plain_words(phrase) if len(w) > 1]
-        words = [w for w in words if not any(w in stop_words(lang) for lang in LANGS)]
+        words = [w for w in words if not any(w in stop_words(lang) for lang in CODES)]
         if len(words) != 2:
             return set()
         first, second = (self.named_by(w) for w in words)

@@ -11,6 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from corpus import paths
+from corpus.library import code_version, document_paths, embedded_sources
 from indexer.store import read_current
 
 INDEX_VERSION = "7"
@@ -18,13 +20,12 @@ INDEX_VERSION = "7"
 
 def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
     """name -> [size, mtime_ns, sha256] of every source; unchanged files are not re-hashed."""
-    from corpus.library import document_paths, embedded_sources
 
     known = known or {}
     state: dict[str, list[Any]] = {}
     for source in embedded_sources():
         state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
-    for path in document_paths():
+    for path in document_paths(home):
         stat = path.stat()
         name = f"documents/{path.name}"
         previous = known.get(name)
@@ -47,19 +48,16 @@ def indexer_version() -> str:
 
 def code_stamp() -> str:
     """What a build's code was: an index from other code is rebuilt in full."""
-    from corpus.library import code_version
 
     return f"{INDEX_VERSION}:{code_version()}:{indexer_version()}"
 
 
-def fingerprint(state: dict[str, list[Any]]) -> str:
+def fingerprint(home: Path, state: dict[str, list[Any]]) -> str:
     """Everything a build is made from: the code and its data, the documents, and the user's
     own alignment overrides (MTGRULES_HOME/alignment-overrides.tsv)."""
-    from corpus.library import OVERRIDES, home
-
     digest = hashlib.sha256(code_stamp().encode())
     with contextlib.suppress(OSError):  # no overrides of the user's own
-        digest.update(hashlib.sha256((home() / OVERRIDES).read_bytes()).digest())
+        digest.update(hashlib.sha256(paths.user_overrides(home).read_bytes()).digest())
     for name in sorted(state):
         digest.update(f"{name}={state[name][2]};".encode())
     return digest.hexdigest()[:24]
@@ -69,4 +67,6 @@ def is_fresh(home: Path) -> bool:
     current = read_current(home)
     if current is None:
         return False
-    return bool(current.get("fingerprint") == fingerprint(source_state(home, current.get("files"))))
+    return bool(
+        current.get("fingerprint") == fingerprint(home, source_state(home, current.get("files")))
+    )

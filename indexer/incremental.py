@@ -17,66 +17,46 @@ import time
 import zlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+from whoosh import index
+
+from corpus import paths
+from corpus.alignment import align_documents, overrides
 from corpus.dates import in_effect
+from corpus.enrichment import with_terms
 from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
-from corpus.records import Document, Record
-from indexer.build import (
-    Version,
-    cannot_write,
-    versions,
-    vocabulary_counts,
-    whoosh_document,
-    write_vocabulary,
-)
+from corpus.paths import OUTDATED, SIDESTORE, STATE, TERMBASE, TERMBASE_READY, VOCABULARY
+from corpus.records import Record
+from corpus.terms import TermBase
+from indexer import sidestore
 from indexer.integrity import checksums
-from indexer.masks import OUTDATED, write_outdated
+from indexer.masks import write_outdated
+from indexer.plan import Plan
 from indexer.sidestore import Membership
-from indexer.state import STATE, BuildState, by_source, chunk, write_chunks
-from indexer.store import (
-    TERMBASE,
-    TERMBASE_READY,
-    VOCABULARY,
-    index_root,
-    records_path,
-    write_current,
-)
+from indexer.state import BuildState, by_source, chunk, write_chunks
+from indexer.store import cannot_write, write_current
+from indexer.versions import Version, versions
+from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
 
-if TYPE_CHECKING:
-    from corpus.terms import TermBase
-
-MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick
 # Written anew in each build folder, never through a hard link.
 OWN_FILES = {TERMBASE, TERMBASE_READY, VOCABULARY, STATE, OUTDATED}
 
 
-def add_editions(
-    home: Path, current: dict[str, Any], state: dict[str, list[Any]], print_: str
-) -> tuple[Path, int, int] | None:
-    """(new build folder, records, versions), or None when a full build is needed."""
-    from corpus.alignment import overrides
-    from corpus.enrichment import with_terms
-    from corpus.terms import TermBase
-    from indexer import sidestore
-
-    live = index_root(home) / current["dir"]
-    new_documents = _new_english_documents(current, state)
-    saved = BuildState.load(live) if new_documents else None
-    if not new_documents or saved is None or not (live / sidestore.SIDESTORE).exists():
-        return None
+def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
+    """Carry out an "add-editions" plan: (new build folder, records, versions), or None when
+    a full build is needed after all."""
+    home, current, new_documents = plan.home, plan.current, plan.new_editions
+    assert current is not None and new_documents
+    live = paths.index_root(home) / current["dir"]
+    saved = BuildState.load(live)
+    if saved is None or not (live / SIDESTORE).exists():
+        return None  # a build of older code, or damaged: a full build replaces it
     try:
-        old_records = records_path(home).read_bytes()
+        old_records = paths.records_file(home).read_bytes()
     except OSError:
         return None
     if zlib.crc32(old_records) != saved.checksum:
         return None  # records.jsonl is not the one the live build wrote
-    dates = [d.edition for d in new_documents]
-    if len(set(dates)) < len(dates) or any(date in saved.english for date in dates):
-        return None  # a second copy of an edition changes what the translations follow
-    new_sources = {d.source for d in new_documents}
-    if any(source in new_sources for source, _ in overrides()):
-        return None
     new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
     if _numbering_moves(saved, numbers):
@@ -95,7 +75,7 @@ def add_editions(
         termbase = TermBase.read(live / TERMBASE_READY, live / TERMBASE)
     if termbase is None:
         learning = _in_library_order(saved.translated_raw + references)
-        termbase = TermBase.from_records(learning, follows, cache=home / "cache" / "terms")
+        termbase = TermBase.from_records(learning, follows, cache=paths.terms_cache(home))
         if termbase.to_json() != saved.termbase:
             return None  # every record's terms could change
 
@@ -103,7 +83,8 @@ def add_editions(
     for document in new_documents:
         english[str(document.edition)] = [document.source]
     new_english = with_terms(new_raw, termbase)
-    translated = _realigned(saved, english, new_english, termbase, numbers)
+    forced = overrides(paths.user_overrides(home))
+    translated = _realigned(saved, english, new_english, termbase, numbers, forced)
     if translated is None:
         return None
 
@@ -125,9 +106,11 @@ def add_editions(
     saved.vocabulary += vocabulary_counts(added)
     folder: Path | None = None
     try:
-        folder = Path(tempfile.mkdtemp(prefix=f"build-{print_[:8]}-", dir=index_root(home)))
+        folder = Path(
+            tempfile.mkdtemp(prefix=f"build-{plan.fingerprint[:8]}-", dir=paths.index_root(home))
+        )
         _link_index(live, folder)
-        shutil.copy2(live / sidestore.SIDESTORE, folder / sidestore.SIDESTORE)
+        shutil.copy2(live / SIDESTORE, folder / SIDESTORE)
         _write_whoosh(folder, added)
         sidestore.update(folder, added, changed)
         write_outdated(folder, sorted(english))
@@ -148,15 +131,15 @@ def add_editions(
             {
                 **current,
                 "dir": folder.name,
-                "fingerprint": print_,
-                "files": state,
+                "fingerprint": plan.fingerprint,
+                "files": plan.state,
                 "records": records,
                 "versions": count,
                 "english_editions": sorted(english),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
                 "checksums": checksums(folder),
-                "records_checksum": [records_path(home).stat().st_size, saved.checksum],
+                "records_checksum": [paths.records_file(home).stat().st_size, saved.checksum],
             },
         )
     except OSError as error:
@@ -189,35 +172,6 @@ def _merged_versions(
     return changed, added
 
 
-def _new_english_documents(current: dict[str, Any], state: dict[str, list[Any]]) -> list[Document]:
-    """The parsed documents added since the live build, if that is the only change and they
-    are all English editions; else an empty list."""
-    from corpus import library
-    from corpus.ingest import IngestError
-    from indexer.freshness import code_stamp
-
-    before: dict[str, list[Any]] = current.get("files", {})
-    if current.get("code") != code_stamp():
-        return []
-    if any(name not in state or state[name][2] != entry[2] for name, entry in before.items()):
-        return []
-    new_names = [name for name in state if name not in before]
-    if not 0 < len(new_names) <= MAX_NEW_EDITIONS:
-        return []
-    documents = []
-    for name in new_names:
-        if not name.startswith("documents/"):
-            return []
-        try:
-            document = library.parse_source(library.user_source(name.removeprefix("documents/")))
-        except (IngestError, OSError):
-            return []  # the full build reports it
-        if document.lang != "en" or not document.edition:
-            return []
-        documents.append(document)
-    return documents
-
-
 def _in_library_order(records: Iterable[Record]) -> list[Record]:
     """As a full build sees them: documents by name, records in document order."""
     return sorted(records, key=lambda r: (r.source, r.seq))
@@ -240,13 +194,11 @@ def _realigned(
     new_english: list[Record],
     termbase: TermBase,
     numbers: dict[str, frozenset[str]],
+    forced: dict[tuple[str, str], str],
 ) -> list[Record] | None:
     """The translated records as a full build would key them now: re-aligned when the new
     edition is the one a document follows, as they were otherwise; None when a document would
     now follow an edition by its numbering (a full build decides that)."""
-    from corpus.alignment import align_documents
-    from corpus.enrichment import with_terms
-
     before = sorted(saved.english)
     after = sorted(english)
     numbered_like = saved.numbered_like
@@ -265,7 +217,9 @@ def _realigned(
     if any(f.method == "numbering" for f in follows.values()):
         return None
     realigned = [
-        r for r in align_documents(with_terms(raw, termbase) + reference, follows) if r.lang != "en"
+        r
+        for r in align_documents(with_terms(raw, termbase) + reference, follows, forced)
+        if r.lang != "en"
     ]
     kept = [r for r in saved.translated if r.source not in moved]
     return _in_library_order(kept + realigned)
@@ -274,10 +228,9 @@ def _realigned(
 def _link_index(live: Path, folder: Path) -> None:
     """The live Whoosh files in the new folder. Whoosh writes new segment and table-of-contents
     files and never changes one in place, so hard links are safe; copies where links fail."""
-    from indexer import sidestore
 
     for path in live.iterdir():
-        if not path.is_file() or path.name in OWN_FILES or path.name == sidestore.SIDESTORE:
+        if not path.is_file() or path.name in OWN_FILES or path.name == SIDESTORE:
             continue
         if path.name.endswith("WRITELOCK"):
             continue  # the writer makes its own; a shared one would tie the two folders
@@ -288,8 +241,6 @@ def _link_index(live: Path, folder: Path) -> None:
 
 
 def _write_whoosh(folder: Path, added: list[Version]) -> None:
-    from whoosh import index
-
     ix = index.open_dir(str(folder))
     with ix.writer() as writer:
         for version in added:
@@ -312,12 +263,12 @@ def _rewrite_records(
         start, length = previous[source]
         return old[start : start + length]
 
-    temporary = home / ".records.jsonl.tmp"
+    temporary = paths.partial_records_file(home)
     try:
         with temporary.open("wb") as out:
             write_chunks(((s, data(s)) for s in sources), out, saved)
             out.flush()
             os.fsync(out.fileno())
-        temporary.replace(records_path(home))
+        temporary.replace(paths.records_file(home))
     finally:
         temporary.unlink(missing_ok=True)

@@ -10,6 +10,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from corpus import paths
+
 SKIPPED = ("WRITELOCK",)  # Whoosh's lock files change without the index changing
 
 
@@ -70,9 +72,8 @@ def records_damage(path: Path, recorded: list[int] | None) -> str | None:
 def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:
     """What of the live build is damaged or missing: its files (sizes and times; with `full`
     their CRCs too) and the hand-off file (with `full`)."""
-    from indexer.store import index_root, records_path
 
-    found = damage(index_root(home) / current["dir"], current.get("checksums") or {}, full)
-    if full and (why := records_damage(records_path(home), current.get("records_checksum"))):
+    found = damage(paths.index_root(home) / current["dir"], current.get("checksums") or {}, full)
+    if full and (why := records_damage(paths.records_file(home), current.get("records_checksum"))):
         found.append(why)
     return found

@@ -9,14 +9,12 @@ from array import array
 from contextlib import closing
 from pathlib import Path
 
-OUTDATED = "outdated.bin"
+from corpus.paths import OUTDATED, SIDESTORE
 
 
 def write_outdated(folder: Path, editions: list[str]) -> None:
     """Store the document numbers of English versions that are not in the newest edition."""
     from whoosh import index
-
-    from indexer.sidestore import SIDESTORE
 
     numbers = array("I")
     if editions:

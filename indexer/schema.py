@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from whoosh.fields import ID, TEXT, Schema
 
+from corpus.languages import CODES
 from indexer.analyzers import analyzer
 
-INDEX_LANGS = ("it", "fr", "es", "en")
+INDEX_LANGS = CODES  # one text field per language of the table
 TERMS_FIELD = "terms"  # the English concepts found in a translated record's text
 
 

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus.numbers import CITATION, section_of
+from corpus.paths import SIDESTORE
 from corpus.records import record_json
 from corpus.text import fold
 from corpus.words import list_items
 
 if TYPE_CHECKING:
-    from indexer.build import Version
+    from indexer.versions import Version
 
-SIDESTORE = "versions.sqlite"
 
 Membership = tuple[tuple[str, ...], tuple[str, ...]]  # (editions, sources)
 

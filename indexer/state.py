@@ -13,9 +13,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import IO
 
-from corpus.records import Record
-
-STATE = "state.pickle"
+from corpus.paths import STATE
+from corpus.records import Record, record_json
 
 
 @dataclass
@@ -50,7 +49,6 @@ class BuildState:
 
 def chunk(records: Iterable[Record]) -> bytes:
     """One document's lines of records.jsonl."""
-    from corpus.records import record_json
 
     return b"".join(record_json(r) + b"\n" for r in records)
 

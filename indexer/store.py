@@ -19,39 +19,34 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from corpus import paths
+from corpus.library import write_atomic
+
 
 class IndexError_(RuntimeError):
     """The index cannot be read or built; the message says what to do."""
 
 
-TERMBASE = "termbase.json"  # in a build folder: the term base the records were enriched with
-TERMBASE_READY = "termbase.pickle"  # the same, its lookup tables computed (TermBase.to_ready)
-VOCABULARY = "vocabulary.txt"  # in a build folder: the "did you mean" words
-
-
-def index_root(home: Path) -> Path:
-    return home / "index"
-
-
-def records_path(home: Path) -> Path:
-    """The hand-off file: every record, one JSON object per line."""
-    return home / "records.jsonl"
+def cannot_write(home: Path, error: OSError) -> IndexError_:
+    return IndexError_(
+        f"cannot write the index in {home} ({error.strerror}); "
+        "free some space or set MTGRULES_HOME to a writable directory"
+    )
 
 
 def read_current(home: Path) -> dict[str, Any] | None:
     try:
-        data: dict[str, Any] = json.loads((index_root(home) / "CURRENT").read_text("utf-8"))
+        data: dict[str, Any] = json.loads((paths.index_root(home) / "CURRENT").read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    if not (index_root(home) / str(data.get("dir", ""))).is_dir():
+    if not (paths.index_root(home) / str(data.get("dir", ""))).is_dir():
         return None
     return data
 
 
 def write_current(home: Path, data: dict[str, Any]) -> None:
-    from corpus.library import write_atomic
 
-    write_atomic(index_root(home) / "CURRENT", json.dumps(data, ensure_ascii=False))
+    write_atomic(paths.index_root(home) / "CURRENT", json.dumps(data, ensure_ascii=False))
 
 
 # The lock a build holds, for the processes it forks (parsers, Whoosh's writers): flock locks
@@ -85,7 +80,7 @@ os.register_at_fork(after_in_child=_in_forked_child)
 @contextmanager
 def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
     """One build at a time: a second one waits for the first, then gives up with a message."""
-    root = index_root(home)
+    root = paths.index_root(home)
     try:
         root.mkdir(parents=True, exist_ok=True)
         handle = open(root / ".lock", "a+")  # noqa: SIM115 - held for the whole block

@@ -299,12 +299,13 @@ def main() -> int:
 
     # Warm queries in one process each.
     sys.path.insert(0, str(ROOT))
-    from indexer.store import index_root, read_current
+    from corpus import paths
+    from indexer.store import read_current
     from search.engine import Engine
 
     current = read_current(home)
     assert current is not None
-    engine = Engine(index_root(home) / current["dir"], current.get("english_editions", []))
+    engine = Engine(paths.index_root(home) / current["dir"], current.get("english_editions", []))
     connection = sqlite3.connect(work / "fts.db")
     # First seen: each query of a fresh list asked once of a warm engine (no answer cached).
     ours, theirs, plain = [], [], []

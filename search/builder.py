@@ -13,7 +13,8 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from indexer.schema import TERMS_FIELD
+from indexer.analyzers import analyzer
+from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
 from search.query import (
     ELISION,
     OPERATORS,
@@ -37,7 +38,6 @@ def is_plain(text: str) -> bool:
 
 
 def fields_for(lang: str) -> tuple[str, ...]:
-    from indexer.schema import text_field
 
     return (text_field(lang), TERMS_FIELD) if lang == "en" else (text_field(lang),)
 
@@ -111,8 +111,6 @@ def build(
     only (French "partie" is not English "party"), and elsewhere through their translations."""
     from whoosh.query import And, Or
 
-    from indexer.schema import INDEX_LANGS, text_field
-
     every_field = [f for lang in (languages or INDEX_LANGS) for f in fields_for(lang)]
     if not languages:
         every_field = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
@@ -171,7 +169,6 @@ def _english_of(token: str, translations: Translations) -> list[str]:
 
 
 def _analyze(field: str, text: str) -> list[str]:
-    from indexer.analyzers import analyzer
 
     lang = "en" if field == TERMS_FIELD else field.removeprefix("text_")
     return [token.text for token in analyzer(lang)(text)]

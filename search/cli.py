@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from search.safe_text import json_text, terminal_safe
+
 COMMANDS = {
     "search": "search.commands.search_cmd",
     "show": "search.commands.show_cmd",
@@ -84,7 +86,6 @@ def _usage_message(error: click.UsageError, argv: list[str]) -> str:
 def _fail(argv: list[str], message: str, code: int) -> None:
     """One line on stderr (control characters shown, never sent raw); with --json, the same
     as a JSON object on stdout."""
-    from search.safe_text import json_text, terminal_safe
 
     if "--json" in argv:
         click.echo(json_text({"error": message, "exit_code": code}))

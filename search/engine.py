@@ -10,10 +10,14 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.dates import resolve_edition
+from corpus.languages import LANGUAGES
 from corpus.mechanics import by_english, owned_rules, result_key
 from corpus.numbers import RuleNumber, cited_numbers, sort_key
+from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from corpus.text import fold
 from corpus.words import plural
+from indexer.sidestore import Reader
 from search.query import (
     OPERATORS,
     NumberQuery,
@@ -22,9 +26,9 @@ from search.query import (
     validate,
     without_question_marks,
 )
-from search.results import LANG_ORDER, Filters, Result, order_records, select_english
+from search.results import Filters, Result, order_records, select_english
 
-__all__ = ["LANG_ORDER", "Engine", "Filters", "Result"]
+__all__ = ["Engine", "Filters", "Result"]
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
@@ -40,7 +44,6 @@ class Engine:
     rule number needs only the side store, so Whoosh is opened on the first search."""
 
     def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
-        from indexer.sidestore import Reader
 
         self.english_editions = tuple(sorted(english_editions))
         self.folder = folder
@@ -114,8 +117,6 @@ class Engine:
     def with_edition(self, filters: Filters) -> Filters:
         """The filters with `latest` read as the newest English edition; QueryError when no
         text of the library has the edition asked for."""
-        from corpus.dates import resolve_edition
-        from search.query import QueryError
 
         edition = filters.edition
         if edition:
@@ -339,7 +340,6 @@ class Engine:
         """The language a query is written in, when its words say so: a word found in only one
         language's texts is a vote for it ("sous-types" is French, "séparés" could be English
         "separate" too)."""
-        from corpus.languages import LANGUAGES
         from indexer.schema import INDEX_LANGS
         from search.builder import QUESTION_WORDS_BY_LANG
 
@@ -377,7 +377,6 @@ class Engine:
     def termbase(self) -> TermBase:
         """The term base the index was built with (parenthesised names included)."""
         from corpus.terms import TermBase, static_terms
-        from indexer.store import TERMBASE, TERMBASE_READY
 
         built = TermBase.read(self.folder / TERMBASE_READY, self.folder / TERMBASE)
         return built or TermBase(static_terms())
@@ -428,7 +427,6 @@ class Engine:
         from difflib import get_close_matches
 
         from indexer.analyzers import folding_analyzer
-        from indexer.store import VOCABULARY
 
         try:
             words = (self.folder / VOCABULARY).read_text("utf-8").split("\n")

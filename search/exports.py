@@ -10,15 +10,15 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.metadata import version
 
 from corpus.following import followed
+from corpus.languages import SHOWN_ORDER
 from corpus.numbers import sort_key
 from corpus.records import KINDS, Record
 from corpus.terms import Term, TermBase
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
-LANG_ORDER = ("en", "it", "fr", "es")
-VERSION = "0.1.0"
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
     the same key, kind and place in the edition given, else in the edition its document
     follows. Asked for English alone: one unit per English record of that edition (the newest
     by default). Nothing is dropped: two documents of one language give two units."""
-    wanted = [lang for lang in LANG_ORDER if not langs or lang in langs]
+    wanted = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
     english_editions = sorted({r.edition for r in records if r.lang == "en" and r.edition})
     newest = english_editions[-1] if english_editions else None
     english: dict[tuple[str, str, str, int], Record] = {}
@@ -74,7 +74,7 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
                 continue  # no English segment to pair it with: not a translation unit
             texts = {"en": counterpart, record.lang: record}
         out.append(Unit(record.key, record.kind, ordinal, texts))
-    order = {lang: index for index, lang in enumerate(LANG_ORDER)}
+    order = {lang: index for index, lang in enumerate(SHOWN_ORDER)}
     return sorted(
         out,
         key=lambda u: (
@@ -99,7 +99,7 @@ def to_tmx(units_: Sequence[Unit]) -> str:
     source = "en" if "en" in languages or not languages else sorted(languages)[0]
     header = {
         "creationtool": "mtgrules",
-        "creationtoolversion": VERSION,
+        "creationtoolversion": version("mtgrules"),
         "segtype": "paragraph",
         "o-tmf": "mtgrules-jsonl",
         "adminlang": "en",
@@ -143,7 +143,7 @@ def to_tmx(units_: Sequence[Unit]) -> str:
 def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     """TBX (ISO 30042, TBX-Basic shape): a termEntry per English concept, a langSet per
     language, a tig per term with its source (and period) as notes."""
-    wanted = set(langs) or set(LANG_ORDER)
+    wanted = set(langs) or set(SHOWN_ORDER)
     concepts: dict[str, dict[str, dict[str, Term | None]]] = {}
     for term in termbase.terms:
         concept = term.english.lower()
@@ -160,7 +160,7 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     )
     body = ET.SubElement(ET.SubElement(martif, "text"), "body")
     for index, (_, by_lang) in enumerate(sorted(concepts.items()), start=1):
-        languages = [lang for lang in LANG_ORDER if lang in by_lang and lang in wanted]
+        languages = [lang for lang in SHOWN_ORDER if lang in by_lang and lang in wanted]
         if len([lang for lang in languages if lang != "en"]) == 0:
             continue
         entry = ET.SubElement(body, "termEntry", id=f"c{index}")
@@ -194,7 +194,7 @@ def csv_safe(cell: str) -> str:
 def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
     """One row per unit (as in TMX); per language its number, edition, source, alignment and
     text."""
-    columns = [lang for lang in LANG_ORDER if not langs or lang in langs]
+    columns = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     header = ["unit", "key", "kind"]

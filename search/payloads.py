@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import date
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus import library
+from corpus.dates import resolve_edition, typed_edition
+from corpus.following import followed, followings
+from corpus.languages import SHOWN_ORDER
 from corpus.numbers import RuleNumber, cited_numbers
+from search.query import QueryError, as_number
 
 if TYPE_CHECKING:
     from corpus.records import Record
@@ -29,7 +36,6 @@ def search(
     engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result], set[str]]:
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
-    from search.query import QueryError, as_number
 
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
@@ -56,7 +62,6 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
-    from search.query import QueryError, as_number
 
     number = as_number(rule)
     if number is None:
@@ -81,9 +86,6 @@ def show(
         "referred_by": engine.referring_to(number.number),
     }
     return payload, results
-
-
-LANG_ORDER = ("en", "it", "fr", "es")
 
 
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
@@ -117,7 +119,7 @@ def _unique(terms: list[dict[str, Any]]) -> list[dict[str, Any]]:
     seen: dict[tuple[str | None, str | None], dict[str, Any]] = {}
     for found in terms:
         seen.setdefault((found["lang"], (found["term"] or "").lower()), found)
-    return sorted(seen.values(), key=lambda t: LANG_ORDER.index(t["lang"] or "en"))
+    return sorted(seen.values(), key=lambda t: SHOWN_ORDER.index(t["lang"] or "en"))
 
 
 def diff(
@@ -129,8 +131,7 @@ def diff(
     ignore_typography: bool,
 ) -> dict[str, Any]:
     """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several."""
-    from corpus.editions import compare
-    from search.editions import by_edition
+    from corpus.editions import by_edition, compare
 
     part = RuleNumber.written(rule) if rule else None
     if rule and part is None:
@@ -149,7 +150,6 @@ def diff(
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
-    from corpus.dates import resolve_edition, typed_edition
 
     date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
     if date not in editions:
@@ -167,9 +167,8 @@ def history(
     records: Sequence[Record], rule: str, edition: str | None, ignore_typography: bool = True
 ) -> dict[str, Any]:
     """{"rule", "edition", "history": [events]}."""
-    from corpus.dates import resolve_edition
+    from corpus.editions import by_edition
     from corpus.editions import history as events_of
-    from search.editions import by_edition
 
     written = RuleNumber.written(rule)  # else a translation's own key, 205.2c@FILE
     number = str(written) if written else rule.strip()
@@ -191,8 +190,8 @@ def history(
 
 def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     """{"lang", "stale": [...]}."""
+    from corpus.editions import by_edition
     from corpus.editions import stale as stale_rules
-    from search.editions import by_edition
 
     langs = [lang for lang in langs if lang != "en"]
     if not langs:
@@ -206,15 +205,9 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
 
 def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dict[str, Any]:
     """{"problems": [{"source", "number", "check", "message"}]}."""
-    from corpus.editions import rules_of
-    from corpus.following import followed
-    from corpus.qa import (
-        coverage_problems,
-        numbering_problems,
-        translation_problems,
-        translator_notes,
-    )
-    from search.editions import by_edition
+    from corpus.checks import numbering_problems
+    from corpus.editions import by_edition, rules_of
+    from corpus.qa import coverage_problems, translation_problems, translator_notes
 
     english = by_edition(records, "en")
     dates = list(english)
@@ -225,7 +218,7 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     problems = []
     for _, mine in sorted(by_source.items()):
         rules = rules_of(mine)
-        problems.extend(numbering_problems(rules))
+        problems.extend(numbering_problems(mine))
         problems.extend(translator_notes(mine))
         if not rules or rules[0].lang == "en" or not english:
             continue
@@ -241,14 +234,10 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     return {"problems": [asdict(p) for p in problems]}
 
 
-def sources() -> dict[str, Any]:
+def sources(home: Path) -> dict[str, Any]:
     """{"documents": [...], "failures": [...]}: every document with what was made of it."""
-    from datetime import date
 
-    from corpus import library
-    from corpus.following import followings
-
-    loaded = library.load()
+    loaded = library.load(home)
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
     english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
     follows = followings(record for d in loaded.documents for record in d.records)

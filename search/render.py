@@ -6,6 +6,7 @@ columns side by side, stacked again when it is narrow, with the matched words hi
 from __future__ import annotations
 
 import os
+import re
 import sys
 import textwrap
 from collections.abc import Iterable
@@ -13,8 +14,9 @@ from typing import Any
 
 import click
 
+from corpus.languages import SHOWN_ORDER
 from corpus.records import LOW_CONFIDENCE
-from search.results import LANG_ORDER, Result, shown_source
+from search.results import Result, shown_source
 from search.safe_text import terminal_safe
 
 WIDE_ENOUGH = 110
@@ -77,11 +79,11 @@ def _terminal_safe(record: dict[str, Any]) -> dict[str, Any]:
 def by_language(result: Result, show: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
     """Each shown language's records, their texts made safe for a terminal."""
     columns: dict[str, list[dict[str, Any]]] = {}
-    wanted = tuple(show) or LANG_ORDER
+    wanted = tuple(show) or SHOWN_ORDER
     for record in result.records:
         if record["lang"] in wanted:
             columns.setdefault(record["lang"], []).append(_terminal_safe(record))
-    return {lang: columns[lang] for lang in LANG_ORDER if lang in columns}
+    return {lang: columns[lang] for lang in SHOWN_ORDER if lang in columns}
 
 
 def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> None:
@@ -134,7 +136,7 @@ def echo_rich(
 def matched_spans(text: str, lang: str, matched: set[str]) -> list[tuple[int, int]]:
     """Where the words a query matched (folded, stemmed) stand in a text: the text is read by
     its language's analyzer, as the index read it."""
-    if not matched or lang not in LANG_ORDER:
+    if not matched or lang not in SHOWN_ORDER:
         return []
     from indexer.analyzers import analyzer
 
@@ -152,3 +154,14 @@ def highlight(record: dict[str, Any], matched: set[str]):
     for start, end in matched_spans(record["text"], record["lang"], matched):
         text.stylize("bold yellow", start, end)
     return text
+
+
+def colour_diff(diff: str) -> str:
+    """Removed words red, added words green, on a terminal only; the document's own text made
+    safe for a terminal first (the colours are ours)."""
+
+    diff = terminal_safe(diff)
+    if not sys.stdout.isatty():
+        return diff
+    diff = re.sub(r"\[-(.*?)-\]", lambda m: click.style(m[0], fg="red"), diff)
+    return re.sub(r"\{\+(.*?)\+\}", lambda m: click.style(m[0], fg="green"), diff)

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpus.following import followed
+from corpus.languages import SHOWN_ORDER
+from corpus.mechanics import by_english
 from corpus.numbers import sort_key
-
-LANG_ORDER = ("en", "it", "fr", "es")
 
 
 @dataclass
@@ -21,7 +21,6 @@ class Result:
     in_effect: str | None = None  # the English edition the translations correspond to
 
     def english(self) -> dict[str, Any]:
-        from corpus.mechanics import by_english
 
         english = [
             r for r in self.records if r["lang"] == "en" and r["kind"] in ("rule", "glossary")
@@ -82,7 +81,7 @@ def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     def position(record: dict[str, Any]) -> tuple[Any, ...]:
         number = record["number"] or record.get("parent") or ""
         return (
-            LANG_ORDER.index(record["lang"]),
+            SHOWN_ORDER.index(record["lang"]),
             record["source"],
             sort_key(number) if number else (0, 0, 0, ""),
             record["seq"],

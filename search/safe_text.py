@@ -6,7 +6,10 @@ A rule text, a dropped line or a file name could hold ESC]0;…BEL (window title
 
 from __future__ import annotations
 
+import json
 import re
+
+import click
 
 # C0 and C1 controls (but tab and newline), DEL, bidirectional overrides and isolates, and the
 # lone surrogates an undecodable file name leaves.
@@ -31,7 +34,6 @@ _UNSAFE_IN_JSON = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\
 def json_text(payload: object) -> str:
     """One JSON object as every command prints it (indented by one space; non-ASCII letters as
     they are, controls and bidirectional overrides escaped)."""
-    import json
 
     text = json.dumps(payload, ensure_ascii=False, indent=1)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
@@ -39,12 +41,10 @@ def json_text(payload: object) -> str:
 
 def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
     """click.echo, with the text made safe for a terminal."""
-    import click
 
     click.echo(terminal_safe(str(message)), err=err, nl=nl)
 
 
 def echo_json(payload: object) -> None:
-    import click
 
     click.echo(json_text(payload))

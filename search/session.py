@@ -10,6 +10,12 @@ from typing import TYPE_CHECKING
 
 import click
 
+from corpus import paths
+from corpus.paths import home
+from corpus.records import read_jsonl
+from indexer.freshness import is_fresh
+from indexer.integrity import live_damage, records_mismatch
+from indexer.store import IndexError_, read_current
 from search.engine import Engine
 
 if TYPE_CHECKING:
@@ -23,7 +29,6 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
     (read-only home, full disk) the previous index still answers, with a warning; a damaged
     index is rebuilt once before giving up with what to do. `searching=False`: only lookups by
     rule number, which do not open Whoosh."""
-    from corpus.library import home
 
     state_home = home()
     ensure_fresh(state_home)
@@ -60,8 +65,6 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
 
 def _damaged(state_home: Path) -> bool:
     """Whether the live build is missing, or not what the build wrote."""
-    from indexer.integrity import live_damage
-    from indexer.store import read_current
 
     current = read_current(state_home)
     return current is None or bool(live_damage(state_home, current, full=True))
@@ -70,7 +73,6 @@ def _damaged(state_home: Path) -> bool:
 def _open_live(state_home: Path, searching: bool) -> Engine:
     """The live build's engine. A build that finished meanwhile swapped in its folder and
     removed ours: then the new one is opened (the race is no damage)."""
-    from indexer.store import read_current
 
     opened = (read_current(state_home) or {}).get("dir")
     try:
@@ -84,8 +86,6 @@ def _open_live(state_home: Path, searching: bool) -> Engine:
 def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
     """After a failed read: if the live build is not what was written, rebuild it and say so
     (ClickException); else return, and the error is the caller's."""
-    from indexer.integrity import live_damage
-    from indexer.store import read_current
 
     current = read_current(state_home)
     damaged = live_damage(state_home, current, full=True) if current else []
@@ -103,9 +103,6 @@ def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
 def ensure_fresh(state_home: Path) -> None:
     """Index the sources if they changed. A failed refresh leaves the previous index answering
     with a warning; with no index at all it is an error that says what to do."""
-    from indexer.freshness import is_fresh
-    from indexer.integrity import live_damage
-    from indexer.store import IndexError_, read_current
 
     try:
         current = read_current(state_home)
@@ -147,12 +144,13 @@ def build_with_progress(state_home: Path, force: bool) -> BuildResult:
 
 
 def _open(state_home: Path, searching: bool) -> Engine:
-    from indexer.store import IndexError_, index_root, read_current
 
     current = read_current(state_home)
     if current is None:
         raise IndexError_("no index; run `mtgrules index --rebuild`")
-    engine = Engine(index_root(state_home) / current["dir"], current.get("english_editions", []))
+    engine = Engine(
+        paths.index_root(state_home) / current["dir"], current.get("english_editions", [])
+    )
     # Touch the files now, not in the middle of a query.
     engine.versions.db.execute("SELECT count(*) FROM versions").fetchone()
     if searching:
@@ -182,12 +180,9 @@ def hand_off() -> bytes:
     """The hand-off file (records.jsonl), current (indexing first if the sources changed) and
     whole: a missing, cut or changed file is written again by a rebuild. Read once: the check
     and the caller share the bytes."""
-    from corpus.library import home
-    from indexer.integrity import records_mismatch
-    from indexer.store import read_current, records_path
 
     ensure_fresh(home())
-    path = records_path(home())
+    path = paths.records_file(home())
     try:
         data: bytes | None = path.read_bytes()
     except OSError:
@@ -202,6 +197,5 @@ def hand_off() -> bytes:
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
     """The current hand-off records."""
-    from corpus.records import read_jsonl
 
     return list(read_jsonl(hand_off().splitlines(), langs))

@@ -23,7 +23,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import IT, ROOT, local_server, seed
 
-from indexer.store import index_root, read_current
+from corpus import paths
+from indexer.store import read_current
 from search.cli import cli
 
 ESCAPES = "\x1b]0;owned\x07\x1b[2J\x1b]8;;http://example.invalid\x1b\\link\x1b]8;;\x1b\\\x1b[31m"
@@ -43,7 +44,7 @@ def italian_rules(extra: str = "") -> bytes:
 def live_folder(home: Path) -> Path:
     current = read_current(home)
     assert current is not None
-    return index_root(home) / current["dir"]
+    return paths.index_root(home) / current["dir"]
 
 
 # --- a killed build ---------------------------------------------------------------------------
@@ -104,7 +105,7 @@ def test_a_killed_build_leaves_no_lock_and_no_workers(shared_data: Path, tmp_pat
     while time.monotonic() < deadline and any(map(_running, workers)):
         time.sleep(0.05)
     assert not any(map(_running, workers))
-    with open(index_root(home) / ".lock", "a+") as lock:
+    with open(paths.index_root(home) / ".lock", "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free: raises if anything holds it
         fcntl.flock(lock, fcntl.LOCK_UN)
     assert run("index", "--rebuild", env={"MTGRULES_HOME": str(home)})[0] == 0

@@ -13,9 +13,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import IT, seed
 
-from indexer import sidestore
+from corpus import paths
+from corpus.paths import SIDESTORE, TERMBASE, VOCABULARY
 from indexer.build import BuildResult, build
-from indexer.store import TERMBASE, VOCABULARY, index_root, read_current
+from indexer.store import read_current
 from search.cli import cli
 
 pytestmark = pytest.mark.usefixtures("shared_data")
@@ -28,7 +29,7 @@ def edition(shared_data: Path, date: str) -> Path:
 
 
 def side_store(folder: Path) -> tuple[list[Any], list[Any]]:
-    with closing(sqlite3.connect(folder / sidestore.SIDESTORE)) as db:
+    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
         versions = db.execute("SELECT * FROM versions ORDER BY vid").fetchall()
         citations = db.execute("SELECT * FROM citations ORDER BY cited, key").fetchall()
     return versions, citations
@@ -37,7 +38,7 @@ def side_store(folder: Path) -> tuple[list[Any], list[Any]]:
 def snapshot(home: Path) -> dict[str, Any]:
     """Everything a build leaves that a reader sees: the hand-off file, the side store, the
     vocabulary, the term base, and what searches and lookups answer."""
-    folder = index_root(home) / read_current(home)["dir"]
+    folder = paths.index_root(home) / read_current(home)["dir"]
     runner = CliRunner()
     answers = [runner.invoke(cli, ["search", q, "--json"]).stdout for q in QUERIES]
     answers += [runner.invoke(cli, ["show", n, "--json"]).stdout for n in ("205.4d", "704.5")]

@@ -45,9 +45,9 @@ def test_no_query_raises(seeds_engine: Engine, query: str):
         assert all(result.records for result in results)
 
 
-def test_every_seed_record_is_found_by_its_own_words(seeds_engine: Engine):
+def test_every_seed_record_is_found_by_its_own_words(seeds_engine: Engine, home: Path):
     """Round trip: a query of each record's three rarest words finds that record's key."""
-    records = aligned(library.records(library.load().documents))
+    records = aligned(library.records(library.load(home).documents))
     words = {id(r): set(fold(r.text).replace("'", " ").split()) for r in records}
     frequency = collections.Counter(w for r in records for w in words[id(r)])
     missed = []

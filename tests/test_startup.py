@@ -58,3 +58,36 @@ def test_show_and_search_import_no_build_or_web_code(home: Path, args: tuple[str
     loaded = loaded_by(home, *args)
     assert "search.engine" in loaded or args[0] == "show"
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY) == []
+
+
+# What `search` loads on an index that is built: measured at 300 modules when written. The
+# budget leaves room for a few; a new heavy dependency on the path fails here, not in a bench.
+MODULE_BUDGET = 330
+
+
+def test_search_stays_within_its_import_budget(home: Path):
+    """`search` loads neither urllib.request nor asyncio (Whoosh imports both and uses neither
+    on the search path) and no more modules than its budget."""
+    loaded_by(home, "index")
+    loaded = loaded_by(home, "search", "regola delle leggende")
+    assert "whoosh.searching" in loaded
+    assert {"urllib.request", "asyncio", "http.client", "email"} & loaded == set()
+    assert len(loaded) <= MODULE_BUDGET, len(loaded)
+
+
+def test_a_stand_in_answers_with_the_real_module_for_anything_else():
+    """An attribute the stand-in does not provide comes from the real module, imported then:
+    an upgrade of Whoosh that uses more of a module is slower, never broken."""
+    probe = """
+import sys
+from search.light_imports import DeferredModule, light_imports
+with light_imports():
+    import asyncio
+    assert isinstance(asyncio, DeferredModule) and "asyncio.events" not in sys.modules
+    assert asyncio.iscoroutinefunction(print) is False
+    policy = asyncio.get_event_loop_policy  # not provided: the real module is imported
+assert policy is sys.modules["asyncio"].get_event_loop_policy
+assert not isinstance(sys.modules["asyncio"], DeferredModule)
+"""
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

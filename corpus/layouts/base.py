@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, TypeVar
 
-from corpus.languages import LANGUAGES, all_labels
+from corpus.languages import all_labels
 from corpus.numbers import parent_of
 from corpus.records import Align, Dropped, Record
 from corpus.text import normalize
@@ -41,10 +41,6 @@ class Context:
     edition: str | None
     lines: list[str]  # raw lines, index 0 is line 1
     edition_line: int | None = None
-
-    @property
-    def language(self):
-        return LANGUAGES[self.lang]
 
 
 @dataclass

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import click
 
+from corpus import paths
+from corpus.library import add_document, known_hashes
+from corpus.paths import home
 from search.safe_text import echo
 
 
@@ -14,10 +17,9 @@ from search.safe_text import echo
 def command(files: tuple[Path, ...]) -> None:
     """Add rules documents to the library; each is checked before it is kept."""
     from corpus.ingest import IngestError
-    from corpus.library import known_hashes
 
     failed = 0
-    known = known_hashes()  # once: hashing the library per file would read it again and again
+    known = known_hashes(home())  # once: hashing the library per file would read it again and again
     for path in files:
         try:
             keep(read_file(path), path.name, known)
@@ -30,13 +32,12 @@ def command(files: tuple[Path, ...]) -> None:
 
 def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
     """Add one document's bytes and report it in one line (IngestError if unusable)."""
-    from corpus.library import add_document, documents_dir
 
     try:
-        added = add_document(data, name, known)
+        added = add_document(paths.home(), data, name, known)
     except OSError as error:
         raise click.ClickException(
-            f"{name}: cannot store it in {documents_dir()} ({error.strerror}); "
+            f"{name}: cannot store it in {paths.documents(paths.home())} ({error.strerror}); "
             "set MTGRULES_HOME to a writable directory"
         ) from None
     document = added.document

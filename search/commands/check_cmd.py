@@ -6,8 +6,10 @@ import sys
 
 import click
 
+from search import payloads
 from search.commands.options import json_option, lang_option
 from search.safe_text import echo, echo_json
+from search.session import library_records, open_engine
 
 
 @click.command("check")
@@ -19,8 +21,6 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     English rules a translation lacks and numbers English lacks, translator notes, and
     translated rules whose English-named items, list items or cited rules disagree with their
     English counterpart. Exits 1 when it reports problems, 0 when the library is clean."""
-    from search import payloads
-    from search.session import library_records, open_engine
 
     if against != "en":
         raise click.BadParameter(

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
+from search import payloads
 from search.commands.options import EDITION, json_option, lang_option
+from search.render import colour_diff
 from search.safe_text import echo, echo_json
+from search.session import library_records
 
 
 @click.command("diff")
@@ -35,9 +38,6 @@ def command(
     between two editions of one language. RULE (205, 205.4, 205.4d) narrows the list to that
     part. A renumbered rule is paired first, and its subrules with the subrules of its new
     number."""
-    from search import payloads
-    from search.editions import colour_diff
-    from search.session import library_records
 
     try:
         payload = payloads.diff(

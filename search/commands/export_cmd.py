@@ -7,8 +7,12 @@ import sys
 
 import click
 
+from corpus.dates import resolve_edition
+from corpus.paths import home
+from indexer.store import read_current
 from search.commands.options import EDITION, lang_option
 from search.safe_text import echo
+from search.session import hand_off, library_records, open_engine
 
 
 @click.command("export")
@@ -31,7 +35,6 @@ from search.safe_text import echo
 def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
     """Print the library in a format other tools read, to standard output."""
     from search import exports
-    from search.session import hand_off, library_records, open_engine
 
     if fmt == "jsonl":
         # The hand-off file already holds every record, aligned: copy its lines.
@@ -61,9 +64,6 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
 
 def _resolved(edition: str | None) -> str | None:
     """`latest` as the newest English edition of the current build."""
-    from corpus.dates import resolve_edition
-    from corpus.library import home
-    from indexer.store import read_current
 
     if edition is None:
         return None
@@ -72,8 +72,6 @@ def _resolved(edition: str | None) -> str | None:
 
 def _failures() -> list[str]:
     """The sources the current index could not ingest, one line each."""
-    from corpus.library import home
-    from indexer.store import read_current
 
     current = read_current(home()) or {}
     return list(current.get("failures", []))

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
+from corpus.dates import find_edition
+from corpus.text import UnreadableError, decode_report, split_lines
+from search.commands.add_cmd import keep
 from search.commands.options import EDITION
 
 
@@ -17,7 +22,6 @@ def command(edition: str, media_url: str | None, rules_page: str | None) -> None
     or YYYYMMDD) or latest, the default."""
     from corpus.fetch import FetchError, download, edition_url, latest_url
     from corpus.ingest import IngestError
-    from search.commands.add_cmd import keep
 
     edition = edition.replace("-", "")  # the published names use YYYYMMDD
     try:
@@ -31,10 +35,6 @@ def command(edition: str, media_url: str | None, rules_page: str | None) -> None
 def fetched_name(data: bytes, edition: str, url: str) -> str:
     """A name of our own, never the server's: MagicCompRules-YYYYMMDD.txt, the date asked for,
     else the one in the address, else the one the text states."""
-    import re
-
-    from corpus.dates import find_edition
-    from corpus.text import UnreadableError, decode_report, split_lines
 
     if edition != "latest":
         return f"MagicCompRules-{edition}.txt"

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
+from search import payloads
 from search.commands.options import EDITION, json_option
+from search.render import colour_diff
 from search.safe_text import echo, echo_json
+from search.session import library_records
 
 
 @click.command("history")
@@ -27,9 +30,6 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     """Show when a rule appeared, changed, moved (was renumbered) and disappeared. RULE is a
     number in the edition given (or the newest that has it), or a translation's own key
     (205.2c@FILE)."""
-    from search import payloads
-    from search.editions import colour_diff
-    from search.session import library_records
 
     if "@" in rule:
         _own_key(rule, as_json)
@@ -56,7 +56,6 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
 
 def _own_key(key: str, as_json: bool) -> None:
     """A translated rule with no English counterpart: what it is, and why it has no history."""
-    from search.session import library_records
 
     records = [r for r in library_records() if r.key == key and r.kind == "rule"]
     if not records:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import click
 
+from corpus.paths import home
+from indexer.integrity import live_damage
+from indexer.store import IndexError_, read_current
 from search.commands.options import json_option
 from search.safe_text import echo, echo_json
+from search.session import build_with_progress
 
 
 @click.command("index")
@@ -13,11 +17,6 @@ from search.safe_text import echo, echo_json
 @json_option
 def command(rebuild: bool, as_json: bool) -> None:
     """Build (or refresh) the search index from every source in the library."""
-
-    from corpus.library import home
-    from indexer.integrity import live_damage
-    from indexer.store import IndexError_, read_current
-    from search.session import build_with_progress
 
     current = read_current(home())
     damaged = live_damage(home(), current, full=True) if current and not rebuild else []

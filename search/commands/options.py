@@ -7,6 +7,12 @@ from typing import Any, TypeVar
 
 import click
 
+from corpus.dates import EDITION_FORMS, typed_edition
+from corpus.languages import UnknownLanguageError, validate_languages
+from corpus.records import KINDS
+from search import render
+from search.results import Filters
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -17,7 +23,6 @@ def json_option(func: F) -> F:
 def parse_languages(
     ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
 ) -> tuple[str, ...]:
-    from corpus.languages import UnknownLanguageError, validate_languages
 
     try:
         return validate_languages(value)
@@ -59,7 +64,6 @@ class EditionDate(click.ParamType):
     name = "date"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        from corpus.dates import EDITION_FORMS, typed_edition
 
         edition = typed_edition(str(value))
         if edition is None:
@@ -72,7 +76,6 @@ EDITION = EditionDate()
 
 def result_options(func: F) -> F:
     """--lang, --show, --kind, --edition: which records a search or lookup returns and shows."""
-    from corpus.records import KINDS
 
     func = click.option(
         "--edition",
@@ -105,7 +108,6 @@ def result_options(func: F) -> F:
 
 
 def filters_from(options: dict[str, Any]):
-    from search.results import Filters
 
     langs = tuple(options.get("langs") or ())
     filters = Filters(
@@ -118,7 +120,6 @@ def filters_from(options: dict[str, Any]):
 
 
 def show_results(results, show, matched) -> None:
-    from search import render
 
     if render.use_rich():
         render.echo_rich(results, show, matched)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from corpus.library import NotInLibrary, remove_document
+from corpus.paths import home
 from search.safe_text import echo
 
 
@@ -12,12 +14,11 @@ from search.safe_text import echo
 def command(documents: tuple[str, ...]) -> None:
     """Remove added documents, each named by its file name or the start of its SHA-256 (both
     shown by `mtgrules sources`). The index follows at the next command."""
-    from corpus.library import NotInLibrary, remove_document
 
     failed = False
     for wanted in documents:
         try:
-            path = remove_document(wanted)
+            path = remove_document(home(), wanted)
         except NotInLibrary as error:
             echo(f"error: {error}; see `mtgrules sources`", err=True)
             failed = True

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
-from search.commands.options import json_option, result_options
+from search import payloads
+from search.commands.options import filters_from, json_option, result_options, show_results
+from search.query import QueryError, validate
 from search.safe_text import echo, echo_json
+from search.session import open_engine
 
 
 @click.command("search")
@@ -17,10 +20,6 @@ from search.safe_text import echo, echo_json
 @json_option
 def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
-    from search import payloads
-    from search.commands.options import filters_from, show_results
-    from search.query import QueryError, validate
-    from search.session import open_engine
 
     text = " ".join(query)
     try:

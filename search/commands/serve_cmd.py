@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
+from corpus.paths import home
 from search.safe_text import echo
+from search.session import ensure_fresh
 
 
 @click.command("serve")
@@ -23,8 +25,6 @@ def command(host: str, port: int, open_browser: bool) -> None:
     --host says otherwise; a rebuilt index is picked up without a restart."""
     import uvicorn
 
-    from corpus.library import home
-    from search.session import ensure_fresh
     from search.web.app import create_app
 
     ensure_fresh(home())  # index now, once, so that no request waits for it

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
-from search.commands.options import json_option, result_options
+from search import payloads
+from search.commands.options import filters_from, json_option, result_options, show_results
 from search.safe_text import echo, echo_json
+from search.session import open_engine
 
 
 @click.command("show")
@@ -14,9 +16,6 @@ from search.safe_text import echo, echo_json
 @json_option
 def command(rule: str, as_json: bool, **options: object) -> None:
     """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section."""
-    from search import payloads
-    from search.commands.options import filters_from, show_results
-    from search.session import open_engine
 
     filters, show = filters_from(options)
     with open_engine(searching=False) as engine:

@@ -6,6 +6,8 @@ from collections import Counter
 
 import click
 
+from corpus.paths import home
+from search import payloads
 from search.commands.options import json_option
 from search.safe_text import echo, echo_json
 
@@ -19,9 +21,8 @@ from search.safe_text import echo, echo_json
 )
 def command(as_json: bool, dropped: bool | None) -> None:
     """List the documents in the library and what was made of them."""
-    from search import payloads
 
-    payload = payloads.sources()
+    payload = payloads.sources(home())
     summaries = payload["documents"]
     if as_json:
         echo_json(payload)

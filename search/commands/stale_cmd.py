@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import click
 
+from search import payloads
 from search.commands.options import json_option, lang_option
+from search.render import colour_diff
 from search.safe_text import echo, echo_json
+from search.session import library_records
 
 
 @click.command("stale")
@@ -15,9 +18,6 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     """List the translated rules whose English counterpart changed after the English edition
     they follow (for a translation aligned by content: after the oldest loaded edition), each
     with the English word diff."""
-    from search import payloads
-    from search.editions import colour_diff
-    from search.session import library_records
 
     langs = tuple(lang for lang in langs if lang != "en")
     try:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from search import payloads
 from search.commands.options import json_option
 from search.safe_text import echo, echo_json
+from search.session import open_engine
 
 
 @click.command("term")
@@ -14,8 +16,6 @@ from search.safe_text import echo, echo_json
 def command(words: tuple[str, ...], as_json: bool) -> None:
     """Look a term up in the term base, in any language: 'leggendario', 'légendaire', 'land
     type', 'Indizio'."""
-    from search import payloads
-    from search.session import open_engine
 
     with open_engine() as engine:
         try:

@@ -23,10 +23,15 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from corpus import paths
+from corpus.dates import EDITION_FORMS, typed_edition
+from corpus.languages import UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
-from corpus.records import LOW_CONFIDENCE
+from corpus.records import KINDS, LOW_CONFIDENCE, read_jsonl
+from indexer.store import read_current
 from search import payloads
-from search.render import by_language
+from search.engine import Engine
+from search.render import by_language, matched_spans
 from search.results import Filters
 
 HERE = Path(__file__).parent
@@ -54,8 +59,6 @@ class Library:
         self._records: Any = None
 
     def engine(self) -> Any:
-        from indexer.store import index_root, read_current
-        from search.engine import Engine
 
         current = read_current(self.home)
         if current is None:
@@ -64,7 +67,7 @@ class Library:
             if current["dir"] != self._dir:
                 if self._engine is not None:
                     self._engine.close()
-                folder = index_root(self.home) / current["dir"]
+                folder = paths.index_root(self.home) / current["dir"]
                 self._engine = Engine(folder, current.get("english_editions", []))
                 self._dir, self._records = current["dir"], None
             return self._engine
@@ -72,21 +75,16 @@ class Library:
     def records(self) -> Any:
         """The hand-off records of the live build (read once per build: the translators'
         pages need them all)."""
-        from corpus.records import read_jsonl
-        from indexer.store import records_path
 
         self.engine()
         with self._lock:
             if self._records is None:
-                with records_path(self.home).open(encoding="utf-8") as lines:
+                with paths.records_file(self.home).open(encoding="utf-8") as lines:
                     self._records = list(read_jsonl(lines))
             return self._records
 
 
 def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
-    from corpus.dates import EDITION_FORMS, typed_edition
-    from corpus.languages import UnknownLanguageError, validate_languages
-    from corpus.records import KINDS
 
     query = request.query_params
     try:
@@ -114,7 +112,6 @@ def _limit(request: Request, default: int = 5) -> int:
 
 
 def _langs(request: Request) -> tuple[str, ...]:
-    from corpus.languages import UnknownLanguageError, validate_languages
 
     try:
         return tuple(validate_languages([v for v in request.query_params.getlist("lang") if v]))
@@ -168,7 +165,6 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_history(library: Library, request: Request) -> dict[str, Any]:
-    from corpus.dates import EDITION_FORMS, typed_edition
 
     edition = request.query_params.get("edition")
     at = typed_edition(edition) if edition else None
@@ -187,7 +183,7 @@ def api_check(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_sources(library: Library, request: Request) -> dict[str, Any]:
-    return payloads.sources()
+    return payloads.sources(library.home)
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -212,7 +208,6 @@ def linked(
 ) -> Markup:
     """A record's text escaped, each cited rule a link (to a rule the library has), the words
     the query matched marked as the terminal marks them."""
-    from search.render import matched_spans
 
     text = record["text"]
     links = [(m.start(1), m.end(1), "link") for m in _LINKABLE.finditer(text)]

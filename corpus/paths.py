@@ -1,0 +1,68 @@
+"""Where everything lives: MTGRULES_HOME and its layout, and the files of one build folder.
+
+The environment is read here, by `home()`, and nowhere else; everything else is given the
+home (or the file it needs) as an argument, so that a build of one home never reads another.
+
+    MTGRULES_HOME/
+      documents/                  the documents the user added, as added
+      cache/                      parsed documents, by content hash and code version
+      cache/terms/                learned term bases, by the parallel text's hash
+      alignment-overrides.tsv     the user's own alignment overrides (optional)
+      records.jsonl               the hand-off: every record, aligned
+      index/CURRENT               the live build (JSON), swapped atomically
+      index/.lock                 held while a build runs
+      index/<build>/              one build: Whoosh files and the files named below
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# The files of one build folder, beside Whoosh's own.
+SIDESTORE = "versions.sqlite"  # record versions, their editions and sources, listings
+TERMBASE = "termbase.json"  # the term base the records were enriched with
+TERMBASE_READY = "termbase.pickle"  # the same, its lookup tables computed
+VOCABULARY = "vocabulary.txt"  # the "did you mean" words
+STATE = "state.pickle"  # what an incremental build needs of the previous one
+OUTDATED = "outdated.bin"  # the versions no longer in the newest English edition
+
+
+def home() -> Path:
+    """MTGRULES_HOME, else the platform's per-user data directory."""
+    configured = os.environ.get("MTGRULES_HOME")
+    if configured:
+        return Path(configured).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mtgrules", appauthor=False))
+
+
+def documents(home: Path) -> Path:
+    return home / "documents"
+
+
+def parse_cache(home: Path) -> Path:
+    return home / "cache"
+
+
+def terms_cache(home: Path) -> Path:
+    return home / "cache" / "terms"
+
+
+def user_overrides(home: Path) -> Path:
+    return home / "alignment-overrides.tsv"
+
+
+def records_file(home: Path) -> Path:
+    """The hand-off file: every record of the live build, one JSON object per line."""
+    return home / "records.jsonl"
+
+
+def partial_records_file(home: Path) -> Path:
+    """The hand-off file while a build writes it."""
+    return home / ".records.jsonl.tmp"
+
+
+def index_root(home: Path) -> Path:
+    return home / "index"

@@ -1,0 +1,80 @@
+"""Versions to a Whoosh index: the fields each version is searched and ranked by, the writer,
+and the "did you mean" vocabulary."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from whoosh import index
+
+from corpus.paths import VOCABULARY
+from corpus.records import Record
+from corpus.text import fold
+from indexer import sidestore
+from indexer.schema import TERMS_FIELD, build_schema, text_field
+from indexer.versions import Version, versions
+
+Progress = Callable[[int, int], None]
+
+
+def whoosh_document(version: Version) -> dict[str, Any]:
+    """What Whoosh searches and ranks. The record itself, its editions and sources are in the
+    side store (indexer/sidestore.py): editions change as they are added."""
+    record = version.record
+    text = (
+        f"{record.title} {record.text}"
+        if record.title and record.title != record.text
+        else record.text
+    )
+    return {
+        # An example or note is evidence for its rule, but weaker than the rule's own text.
+        "_boost": 0.6 if record.kind in ("example", "note") else 1.0,
+        "key": record.key,
+        "lang": record.lang,
+        "vid": version.vid,
+        "kind": record.kind,
+        # An English record's concepts are its own words, already in its text.
+        TERMS_FIELD: " ".join(record.terms) if record.lang != "en" else "",
+        text_field(record.lang): text,
+    }
+
+
+def write_index(
+    records: list[Record], folder: Path, progress: Progress | None = None
+) -> list[Version]:
+    folder.mkdir(parents=True, exist_ok=True)
+    ix = index.create_in(str(folder), build_schema())
+    unique = versions(records)
+    # Two processes analyse a large library (the machines have two cores); a small one is not
+    # worth the fork.
+    parallel = {"procs": 2, "multisegment": True} if len(unique) > PARALLEL_FROM else {}
+    with ix.writer(limitmb=128, **parallel) as writer:
+        for done, version in enumerate(unique, start=1):
+            writer.add_document(**whoosh_document(version))
+            if progress and (done % 500 == 0 or done == len(unique)):
+                progress(done, len(unique))
+    sidestore.write(folder, unique)
+    return unique
+
+
+PARALLEL_FROM = 3000  # distinct versions
+
+
+_WORD = re.compile(r"[^\W\d_]{3,}")
+
+
+def vocabulary_counts(unique: Iterable[Version]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for version in unique:
+        counts.update(_WORD.findall(fold(version.record.text)))
+    return counts
+
+
+def write_vocabulary(counts: Counter[str], folder: Path) -> None:
+    """Every folded word of the texts, most frequent first: the "did you mean" candidates."""
+    ordered = sorted((w for w, n in counts.items() if n > 0), key=lambda w: (-counts[w], w))
+    (folder / VOCABULARY).write_text("\n".join(ordered), "utf-8")
