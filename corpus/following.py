@@ -99,11 +99,9 @@ def followings(
     return out
 
 
-def followed(english_editions: list[str], record: dict | Record) -> str | None:
+def followed(english_editions: list[str], record: Record) -> str | None:
     """The English edition a translated record is shown and checked against: the one its
     document follows, else the newest."""
-    get = record.get if isinstance(record, dict) else lambda name: getattr(record, name)
-    follows = get("follows")
-    if follows and follows in english_editions:
-        return str(follows)
-    return in_effect(english_editions, get("edition"))
+    if record.follows and record.follows in english_editions:
+        return record.follows
+    return in_effect(english_editions, record.edition)

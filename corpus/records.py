@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Self
 
 KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
 
@@ -69,12 +69,67 @@ class Record:
         values["flags"] = tuple(values.get("flags", ()))
         return cls(**values)
 
-    def but(self, **changes: Any) -> Record:
+    def but(self, **changes: Any) -> Self:
         """A copy with some fields changed. dataclasses.replace re-runs __init__ and costs ten
         times more, which shows over the 114,000 records of a full library."""
-        copy = object.__new__(Record)
+        copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__, **changes)
         return copy
+
+
+@dataclass(frozen=True)
+class StoredRecord(Record):
+    """A record as the index keeps it: one version of its text, with every edition and every
+    document that carries it. What a search, a lookup and the web app show."""
+
+    editions: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    @classmethod
+    def read(
+        cls, data: dict[str, Any], editions: tuple[str, ...], sources: tuple[str, ...]
+    ) -> StoredRecord:
+        """From a record's JSON (corpus.records.record_json) and its memberships. Built without
+        __init__: a lookup reads hundreds, a search more."""
+        stored = object.__new__(cls)
+        values = stored.__dict__
+        values.update(data)
+        values["lines"] = tuple(data["lines"])
+        values["terms"] = tuple(data.get("terms", ()))
+        values["align"] = Align(**data.get("align") or {"method": "number"})
+        values["flags"] = tuple(data.get("flags", ()))
+        values["editions"], values["sources"] = editions, sources
+        return stored
+
+    @property
+    def shown_source(self) -> str:
+        """The document a record is shown from: the newest that carries its text."""
+        return (self.sources or (self.source,))[-1]
+
+    def shown_json(self) -> dict[str, Any]:
+        """A result's record as `--json` and the web API print it (PRODUCT.md)."""
+        out: dict[str, Any] = {
+            "lang": self.lang,
+            "number": self.number,
+            "kind": self.kind,
+            "edition": self.edition,
+            "source": self.shown_source,
+            "text": self.text,
+            "align": {"method": self.align.method, "confidence": self.align.confidence},
+        }
+        if self.inferred:
+            out["inferred"] = True
+        if self.follows:
+            out["follows"] = self.follows  # the English edition this translation follows
+        if self.flags:
+            out["flags"] = list(self.flags)
+        if self.parent:
+            out["parent"] = self.parent
+        if self.title:
+            out["title"] = self.title
+        if len(self.editions) > 1:
+            out["editions"] = list(self.editions)
+        return out
 
 
 @dataclass(frozen=True)

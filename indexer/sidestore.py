@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpus.numbers import CITATION, section_of
 from corpus.paths import SIDESTORE
-from corpus.records import record_json
+from corpus.records import StoredRecord, record_json
 from corpus.text import fold
 from corpus.words import list_items
 
@@ -123,17 +123,16 @@ class Reader:
             f"file:{folder / SIDESTORE}?mode=ro", uri=True, check_same_thread=False
         )
 
-    def _records(self, where: str, arguments: Iterable[Any]) -> list[dict[str, Any]]:
-        records = []
-        for editions, sources, text in self.db.execute(
+    def _records(self, where: str, arguments: Iterable[Any]) -> list[StoredRecord]:
+        rows = self.db.execute(
             f"SELECT editions, sources, record FROM versions WHERE {where}", tuple(arguments)
-        ):
-            record = json.loads(text)
-            record["editions"], record["sources"] = list(_split(editions)), list(_split(sources))
-            records.append(record)
-        return records
+        )
+        return [
+            StoredRecord.read(json.loads(text), _split(editions), _split(sources))
+            for editions, sources, text in rows
+        ]
 
-    def with_keys(self, keys: list[str], prefixes: Iterable[str] = ()) -> list[dict[str, Any]]:
+    def with_keys(self, keys: list[str], prefixes: Iterable[str] = ()) -> list[StoredRecord]:
         """Every version keyed by one of `keys` or by a key that starts with a prefix."""
         clauses = [f"key IN ({','.join('?' * len(keys))})"] if keys else []
         arguments: list[str] = list(keys)
@@ -154,7 +153,7 @@ class Reader:
         rows = self.db.execute("SELECT DISTINCT key FROM listings WHERE item = ?", (folded_item,))
         return [key for (key,) in rows]
 
-    def in_section(self, section: str) -> list[dict[str, Any]]:
+    def in_section(self, section: str) -> list[StoredRecord]:
         return self._records("section = ?", [section])
 
     def citing(self, number: str) -> list[str]:

@@ -90,16 +90,16 @@ class Engine:
             return
         newest = self.english_editions[-1]
         for record in self.versions.with_keys(entries):
-            if record["lang"] != "en" or record["kind"] != "glossary":
+            if record.lang != "en" or record.kind != "glossary":
                 continue
-            if newest not in record.get("editions", []):
+            if newest not in record.editions:
                 continue
-            cited = cited_numbers(record["text"])
-            if cited and record["key"] in best:
+            cited = cited_numbers(record.text)
+            if cited and record.key in best:
                 target = max(
                     cited, key=lambda n: (n.count(".") + n[-1:].isalpha(), -cited.index(n))
                 )
-                best[target] = max(best.get(target, 0.0), best[record["key"]] * DEFINITION_LEADS)
+                best[target] = max(best.get(target, 0.0), best[record.key] * DEFINITION_LEADS)
 
     @cached_property
     def _outdated(self) -> set[int]:
@@ -154,7 +154,7 @@ class Engine:
             records = self.versions.with_keys([], prefixes=[number.number])
         groups: dict[str, Result] = {}
         for record in records:
-            key = record["key"]
+            key = record.key
             if number.covers(key) and filters.keep(record):
                 groups.setdefault(key, Result(key, 1.0)).records.append(record)
         mechanic = owned_rules().get(number.number)
@@ -303,7 +303,7 @@ class Engine:
         by_key = {result.key: result for result in results}
         owned = [rule for rule, name in owned_rules().items() if name in by_key]
         for record in self.versions.with_keys(list(by_key), prefixes=owned):
-            key = record["key"] if record["key"] in by_key else result_key(record["key"])
+            key = record.key if record.key in by_key else result_key(record.key)
             if key in by_key and filters.keep(record):
                 by_key[key].records.append(record)
         self._arrange(results, filters)
@@ -414,10 +414,10 @@ class Engine:
         # concept itself, as the term base reads it.
         naming: dict[str, None] = {}
         for record in self.versions.with_keys(list(keys)):
-            if concept in record["terms"] or concept in self.termbase.concepts_in(
-                f"{record.get('title') or ''} {record['text']}", record["lang"]
+            if concept in record.terms or concept in self.termbase.concepts_in(
+                f"{record.title or ''} {record.text}", record.lang
             ):
-                naming.setdefault(result_key(record["key"]), None)
+                naming.setdefault(result_key(record.key), None)
         return [key for key in keys if key in naming][:limit]
 
     # --- suggestions and references ---------------------------------------------------------

@@ -78,7 +78,7 @@ def show(
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
     keys = {r.key for r in results}
-    cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec["text"])})
+    cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec.text)})
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],

@@ -15,8 +15,8 @@ from typing import Any
 import click
 
 from corpus.languages import SHOWN_ORDER
-from corpus.records import LOW_CONFIDENCE
-from search.results import Result, shown_source
+from corpus.records import LOW_CONFIDENCE, StoredRecord
+from search.results import Result
 from search.safe_text import terminal_safe
 
 WIDE_ENOUGH = 110
@@ -24,7 +24,7 @@ WIDE_ENOUGH = 110
 
 def heading(result: Result) -> str:
     english = result.english()
-    title = next((r["title"] for r in result.records if r.get("title")), None)
+    title = next((r.title for r in result.records if r.title), None)
     parts = [result.key]
     if english["rule"] != result.key:
         parts.append(f"(CR {english['rule']})")
@@ -35,54 +35,51 @@ def heading(result: Result) -> str:
     return " ".join(parts)
 
 
-def label(record: dict[str, Any]) -> str:
-    number = record["number"] or (
-        f"{record['kind']} of {record['parent']}"
-        if record.get("parent")
-        else record.get("title") or record["kind"]
+def label(record: StoredRecord) -> str:
+    number = record.number or (
+        f"{record.kind} of {record.parent}" if record.parent else record.title or record.kind
     )
-    if record.get("inferred"):
+    if record.inferred:
         number += " (inferred)"
-    edition = record["edition"] or (
-        f"undated, follows English {record['follows']}"
-        if record.get("follows")
-        else "edition unknown"
+    edition = record.edition or (
+        f"undated, follows English {record.follows}" if record.follows else "edition unknown"
     )
-    editions = record.get("editions") or []
+    editions = record.editions
     if len(editions) > 1:
         edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"
-    source = shown_source(record)
-    align = record["align"]
+    align = record.align
     aligned = (
         ""
-        if align["confidence"] >= 0.999
-        else f" · aligned by {align['method']} {align['confidence']:.2f}"
+        if align.confidence >= 0.999
+        else f" · aligned by {align.method} {align.confidence:.2f}"
         + (
             " (uncertain)"
-            if align["method"] == "content" and align["confidence"] < LOW_CONFIDENCE
+            if align.method == "content" and align.confidence < LOW_CONFIDENCE
             else ""
         )
     )
-    return f"{number} · {record['kind']} · {edition} · {source}{aligned}"
+    return f"{number} · {record.kind} · {edition} · {record.shown_source}{aligned}"
 
 
-def _terminal_safe(record: dict[str, Any]) -> dict[str, Any]:
+def _terminal_safe(record: StoredRecord) -> StoredRecord:
     """The record with every text from a document made safe for a terminal."""
-    safe = dict(record)
-    for field in ("text", "number", "title", "source", "parent"):
-        if isinstance(safe.get(field), str):
-            safe[field] = terminal_safe(safe[field])
-    safe["sources"] = [terminal_safe(s) for s in record.get("sources") or []]
-    return safe
+    return record.but(
+        text=terminal_safe(record.text),
+        number=terminal_safe(record.number) if record.number else record.number,
+        title=terminal_safe(record.title) if record.title else record.title,
+        source=terminal_safe(record.source),
+        parent=terminal_safe(record.parent) if record.parent else record.parent,
+        sources=tuple(terminal_safe(s) for s in record.sources),
+    )
 
 
-def by_language(result: Result, show: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
+def by_language(result: Result, show: Iterable[str]) -> dict[str, list[StoredRecord]]:
     """Each shown language's records, their texts made safe for a terminal."""
-    columns: dict[str, list[dict[str, Any]]] = {}
+    columns: dict[str, list[StoredRecord]] = {}
     wanted = tuple(show) or SHOWN_ORDER
     for record in result.records:
-        if record["lang"] in wanted:
-            columns.setdefault(record["lang"], []).append(_terminal_safe(record))
+        if record.lang in wanted:
+            columns.setdefault(record.lang, []).append(_terminal_safe(record))
     return {lang: columns[lang] for lang in SHOWN_ORDER if lang in columns}
 
 
@@ -95,7 +92,7 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
         for lang, records in by_language(result, show).items():
             for record in records:
                 click.echo(f"  {lang}  {label(record)}")
-                for line in textwrap.wrap(record["text"], width=width - 6) or [""]:
+                for line in textwrap.wrap(record.text, width=width - 6) or [""]:
                     click.echo(f"      {line}")
 
 
@@ -147,11 +144,11 @@ def matched_spans(text: str, lang: str, matched: set[str]) -> list[tuple[int, in
     ]
 
 
-def highlight(record: dict[str, Any], matched: set[str]):
+def highlight(record: StoredRecord, matched: set[str]):
     from rich.text import Text
 
-    text = Text(record["text"])
-    for start, end in matched_spans(record["text"], record["lang"], matched):
+    text = Text(record.text)
+    for start, end in matched_spans(record.text, record.lang, matched):
         text.stylize("bold yellow", start, end)
     return text
 

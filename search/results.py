@@ -11,30 +11,28 @@ from corpus.following import followed
 from corpus.languages import SHOWN_ORDER
 from corpus.mechanics import by_english
 from corpus.numbers import sort_key
+from corpus.records import StoredRecord
 
 
 @dataclass
 class Result:
     key: str
     score: float
-    records: list[dict[str, Any]] = field(default_factory=list)
+    records: list[StoredRecord] = field(default_factory=list)
     in_effect: str | None = None  # the English edition the translations correspond to
 
     def english(self) -> dict[str, Any]:
-
-        english = [
-            r for r in self.records if r["lang"] == "en" and r["kind"] in ("rule", "glossary")
-        ]
-        chosen = [r for r in english if self.in_effect in r.get("editions", [])] or english[-1:]
+        english = [r for r in self.records if r.lang == "en" and r.kind in ("rule", "glossary")]
+        chosen = [r for r in english if self.in_effect in r.editions] or english[-1:]
         mechanic = by_english(self.key)
         terms: dict[str, None] = {}
         for record in self.records:
-            terms.update(dict.fromkeys(record.get("terms", [])))
+            terms.update(dict.fromkeys(record.terms))
         return {
             "rule": mechanic.rule if mechanic else self.key,
             "edition": self.in_effect if chosen and self.in_effect else None,
             "terms": list(terms)[:12],
-            "text": chosen[0]["text"] if chosen else None,
+            "text": chosen[0].text if chosen else None,
         }
 
     def to_json(self, show: Iterable[str] = ()) -> dict[str, Any]:
@@ -44,47 +42,18 @@ class Result:
             "key": self.key,
             "english": self.english(),
             "score": round(self.score, 3),
-            "records": [record_json(r) for r in self.records if not wanted or r["lang"] in wanted],
+            "records": [r.shown_json() for r in self.records if not wanted or r.lang in wanted],
         }
 
 
-def record_json(record: dict[str, Any]) -> dict[str, Any]:
-    out = {
-        "lang": record["lang"],
-        "number": record["number"],
-        "kind": record["kind"],
-        "edition": record["edition"],
-        "source": shown_source(record),
-        "text": record["text"],
-        "align": record["align"],
-    }
-    if record.get("inferred"):
-        out["inferred"] = True
-    if record.get("follows"):
-        out["follows"] = record["follows"]  # the English edition this translation follows
-    if record.get("flags"):
-        out["flags"] = record["flags"]
-    for optional in ("parent", "title"):
-        if record.get(optional):
-            out[optional] = record[optional]
-    if len(record.get("editions", [])) > 1:
-        out["editions"] = record["editions"]
-    return out
-
-
-def shown_source(record: dict[str, Any]) -> str:
-    """The document a record is shown from: the newest that carries its text."""
-    return str((record.get("sources") or [record["source"]])[-1])
-
-
-def order_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    def position(record: dict[str, Any]) -> tuple[Any, ...]:
-        number = record["number"] or record.get("parent") or ""
+def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
+    def position(record: StoredRecord) -> tuple[Any, ...]:
+        number = record.number or record.parent or ""
         return (
-            SHOWN_ORDER.index(record["lang"]),
-            record["source"],
+            SHOWN_ORDER.index(record.lang),
+            record.source,
             sort_key(number) if number else (0, 0, 0, ""),
-            record["seq"],
+            record.seq,
         )
 
     return sorted(records, key=position)
@@ -95,12 +64,12 @@ def select_english(result: Result, english_editions: tuple[str, ...], edition: s
     newest (or the one of --edition); the rule's whole history is `mtgrules history`."""
     newest = english_editions[-1] if english_editions else None
     editions = list(english_editions)
-    follows = [followed(editions, r) for r in result.records if r["lang"] != "en"]
+    follows = [followed(editions, r) for r in result.records if r.lang != "en"]
     result.in_effect = follows[0] if follows else (edition or newest)
     targets = {*follows, edition or newest}
-    english = [r for r in result.records if r["lang"] == "en"]
-    keep = [r for r in english if targets & set(r.get("editions", []))] or english[-1:]
-    result.records = [r for r in result.records if r["lang"] != "en" or r in keep]
+    english = [r for r in result.records if r.lang == "en"]
+    keep = {id(r) for r in [r for r in english if targets & set(r.editions)] or english[-1:]}
+    result.records = [r for r in result.records if r.lang != "en" or id(r) in keep]
 
 
 @dataclass(frozen=True)
@@ -121,9 +90,9 @@ class Filters:
             parts.append(Or([Term("kind", kind) for kind in self.kinds]))
         return And(parts) if parts else None
 
-    def keep(self, record: dict[str, Any]) -> bool:
+    def keep(self, record: StoredRecord) -> bool:
         return (
-            (not self.langs or record["lang"] in self.langs)
-            and (not self.kinds or record["kind"] in self.kinds)
-            and (not self.edition or self.edition in record.get("editions", []))
+            (not self.langs or record.lang in self.langs)
+            and (not self.kinds or record.kind in self.kinds)
+            and (not self.edition or self.edition in record.editions)
         )

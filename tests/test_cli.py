@@ -266,18 +266,14 @@ def test_when_no_rule_has_every_word_some_of_them_do():
     assert plain.stderr.startswith("note: no rule has every word; rules with some of them")
 
 
-def test_a_weak_content_alignment_is_marked_uncertain():
+def test_a_weak_content_alignment_is_marked_uncertain(seeds_engine):
     """Below the alignment's low-confidence mark, the record's label says so."""
+    from corpus.records import Align
     from search.render import label
 
-    record = {
-        "number": "205.3d",
-        "kind": "rule",
-        "edition": None,
-        "follows": None,
-        "source": "001_1dd839522fb4465e.txt",
-        "align": {"method": "content", "confidence": 0.41},
-    }
-    assert label(record).endswith("· aligned by content 0.41 (uncertain)")
-    record["align"]["confidence"] = 0.58
-    assert label(record).endswith("· aligned by content 0.58")
+    section = seeds_engine.versions.in_section("205")
+    french = [r for r in section if r.lang == "fr" and r.number == "205.3d"]
+    assert french and french[0].lang == "fr" and french[0].align.method == "content"
+    weak = french[0].but(align=Align("content", 0.41))
+    assert label(weak).endswith("001_1dd839522fb4465e.txt · aligned by content 0.41 (uncertain)")
+    assert label(weak.but(align=Align("content", 0.58))).endswith("· aligned by content 0.58")

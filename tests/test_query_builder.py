@@ -33,10 +33,7 @@ def test_operators_go_through_the_parser(seeds_engine: Engine):
     assert any(isinstance(q, Not) for q in query.children())
     results, _ = seeds_engine.search("leggendario NOT mondo", Filters(), 10)
     assert results and all(
-        "mondo" not in r["text"].lower()
-        for res in results
-        for r in res.records
-        if r["lang"] == "it"
+        "mondo" not in r.text.lower() for res in results for r in res.records if r.lang == "it"
     )
 
 

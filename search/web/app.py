@@ -6,7 +6,6 @@ up at the next request. Nothing here writes: every route is a GET that reads."""
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -27,7 +26,7 @@ from corpus import paths
 from corpus.dates import EDITION_FORMS, typed_edition
 from corpus.languages import UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
-from corpus.records import KINDS, LOW_CONFIDENCE, read_jsonl
+from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
 from indexer.store import read_current
 from search import payloads
 from search.engine import Engine
@@ -200,20 +199,17 @@ def _environment() -> Environment:
     return environment
 
 
-_LINKABLE = re.compile(CITATION.pattern)
-
-
 def linked(
-    record: dict[str, Any], known: set[str] | None = None, matched: set[str] | None = None
+    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
 ) -> Markup:
     """A record's text escaped, each cited rule a link (to a rule the library has), the words
     the query matched marked as the terminal marks them."""
 
-    text = record["text"]
-    links = [(m.start(1), m.end(1), "link") for m in _LINKABLE.finditer(text)]
+    text = record.text
+    links = [(m.start(1), m.end(1), "link") for m in CITATION.finditer(text)]
     marks = [
         (start, end, "mark")
-        for start, end in matched_spans(text, record["lang"], matched or set())
+        for start, end in matched_spans(text, record.lang, matched or set())
         if not any(s < end and start < e for s, e, _ in links)
     ]
     pieces = []
@@ -262,7 +258,7 @@ async def home_page(request: Request) -> Response:
             results=[], **context,
         )  # fmt: skip
     engine = library.engine()
-    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec["text"])}
+    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
     return page(
         "search.html",
         title=f"{q} — mtgrules",
@@ -292,12 +288,12 @@ async def rule_page(request: Request) -> Response:
     known = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
     stale = {}
     for result in results:
-        english = [r for r in result.records if r["lang"] == "en" and r["kind"] == "rule"]
-        if len(english) >= 2 and english[0]["text"] != english[-1]["text"]:
+        english = [r for r in result.records if r.lang == "en" and r.kind == "rule"]
+        if len(english) >= 2 and english[0].text != english[-1].text:
             stale[result.key] = (
                 english[0],
                 english[-1],
-                word_diff(english[0]["text"], english[-1]["text"]),
+                word_diff(english[0].text, english[-1].text),
             )
     return page(
         "rule.html",
