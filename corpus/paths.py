@@ -1,7 +1,7 @@
 """Where everything lives: MTGRULES_HOME and its layout, and the files of one build folder.
 
-The environment is read here, by `home()`, and nowhere else; everything else is given the
-home (or the file it needs) as an argument, so that a build of one home never reads another.
+MTGRULES_HOME is read here, by `home()`, and nowhere else; everything else is given the home
+(or the file it needs) as an argument, so that a build of one home never reads another.
 
     MTGRULES_HOME/
       documents/                  the documents the user added, as added
