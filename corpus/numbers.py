@@ -171,23 +171,27 @@ def _letter_index(letters: str) -> int:
 # Shorthands for code that holds a record's key (a number, a mechanic's name, NUMBER@FILE).
 
 
+@cache
 def sort_key(key: str) -> tuple[int, int, int, str]:
     """A key's place in the CR's order; keys that are not numbers go last, by name."""
     number = RuleNumber.of(key)
     return number.sort_key if number else (10_000, 0, 0, key)
 
 
+@cache
 def parent_of(key: str) -> str | None:
     number = RuleNumber.of(key)
     parent = number.parent if number else None
     return str(parent) if parent else None
 
 
+@cache
 def depth(key: str) -> int:
     number = RuleNumber.of(key)
     return number.depth if number else 0
 
 
+@cache
 def section_of(key: str) -> str:
     """The section a key is in (205 for 205.4d and for a translation's own 205.3d@FILE),
     empty when the key is not a rule number."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any, Self
 
 KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
@@ -20,6 +20,9 @@ class Align:
     confidence: float = 1.0
 
 
+BY_NUMBER = Align("number")  # how most records are keyed: one value, shared (it is frozen)
+
+
 @dataclass(frozen=True)
 class Record:
     lang: str
@@ -34,7 +37,7 @@ class Record:
     edition: str | None = None
     title: str | None = None
     terms: tuple[str, ...] = ()  # English concepts it mentions, once per mention
-    align: Align = field(default_factory=lambda: Align("number"))
+    align: Align = BY_NUMBER
     seq: int = 0  # position in its document, for a stable order
     follows: str | None = None  # the English edition a translation follows (date or numbering)
     flags: tuple[str, ...] = ()  # "translator-note": the text holds a translator's note
@@ -65,7 +68,7 @@ class Record:
         values = dict(data)
         values["lines"] = tuple(values["lines"])
         values["terms"] = tuple(values.get("terms", ()))
-        values["align"] = Align(**values.get("align") or {"method": "number"})
+        values["align"] = _align(values.get("align"))
         values["flags"] = tuple(values.get("flags", ()))
         return cls(**values)
 
@@ -75,6 +78,12 @@ class Record:
         copy = object.__new__(type(self))
         copy.__dict__.update(self.__dict__, **changes)
         return copy
+
+
+def _align(data: dict[str, Any] | None) -> Align:
+    """An alignment read back from JSON; keyed by number (most records) as the one value."""
+    align = Align(**data) if data else BY_NUMBER
+    return BY_NUMBER if align == BY_NUMBER else align
 
 
 @dataclass(frozen=True)
@@ -96,7 +105,7 @@ class StoredRecord(Record):
         values.update(data)
         values["lines"] = tuple(data["lines"])
         values["terms"] = tuple(data.get("terms", ()))
-        values["align"] = Align(**data.get("align") or {"method": "number"})
+        values["align"] = _align(data.get("align"))
         values["flags"] = tuple(data.get("flags", ()))
         values["editions"], values["sources"] = editions, sources
         return stored

@@ -93,6 +93,7 @@ class WordMemoAnalyzer(Analyzer):
         start_char: int = 0,
         tokenize: bool = True,
         mode: str = "",
+        boosts: bool = False,  # every token's boost is 1.0, as the chain's
         **kwargs: object,
     ) -> Iterator[Token]:
         if keeporiginal or not removestops or not tokenize or start_pos or start_char or kwargs:
@@ -106,6 +107,7 @@ class WordMemoAnalyzer(Analyzer):
                 start_char=start_char,
                 tokenize=tokenize,
                 mode=mode,
+                boosts=boosts,
                 **kwargs,
             )
             return

@@ -21,6 +21,7 @@ from corpus.alignment import align_documents, overrides
 from corpus.enrichment import with_terms
 from corpus.following import edition_numbers, followings
 from corpus.paths import TERMBASE, TERMBASE_READY
+from corpus.records import Document
 from corpus.term_learning import learning_records, prepare
 from corpus.terms import TermBase
 from indexer.freshness import code_stamp
@@ -30,6 +31,7 @@ from indexer.masks import write_outdated
 from indexer.plan import Plan, plan
 from indexer.state import BuildState, by_source, chunk, write_chunks
 from indexer.store import build_lock, cannot_write, write_current
+from indexer.versions import Version
 from indexer.writing import Progress, vocabulary_counts, write_index, write_vocabulary
 
 
@@ -70,11 +72,11 @@ def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
         library.remove_leftovers(folder, older_than=0 if folder == home else 600.0)
     loaded = library.load(home)
     library.prune_cache(home)
-    folder, records_count, count = _build_in_full(plan, loaded, progress)
+    failures, documents = loaded.failures, list(loaded.documents)
+    del loaded  # the build lets go of each stage's records once the next stage has them
+    folder, records_count, count = _build_in_full(plan, documents, failures, progress)
     _remove_stale_builds(home, keep=folder.name)
-    return BuildResult(
-        folder, records_count, count, loaded.failures, time.monotonic() - started, True
-    )
+    return BuildResult(folder, records_count, count, failures, time.monotonic() - started, True)
 
 
 @contextlib.contextmanager
@@ -91,10 +93,17 @@ def _collector_paused() -> Iterator[None]:
 
 
 def _build_in_full(
-    plan: Plan, loaded: library.Loaded, progress: Progress | None
+    plan: Plan, documents: list[Document], failures: tuple[str, ...], progress: Progress | None
 ) -> tuple[Path, int, int]:
+    """Parsed documents (the list is emptied: a full library's records are held several times
+    over in a build, and each copy is let go of as soon as the next exists) to a new build."""
     home = plan.home
-    raw = list(library.records(loaded.documents))
+    english: dict[str, list[str]] = {}
+    for document in sorted(documents, key=lambda d: d.source):
+        if document.lang == "en" and document.edition:
+            english.setdefault(document.edition, []).append(document.source)
+    raw = list(library.records(tuple(documents)))
+    documents.clear()
     follows = followings(raw)
     learning = learning_records(raw, follows)
     prepared = prepare(learning, follows)
@@ -108,27 +117,30 @@ def _build_in_full(
             with_terms([r for r in raw if r.lang == "en"], TermBase.english_side(prepared))
         )
         termbase = learned.result()
-    translated = iter(with_terms([r for r in raw if r.lang != "en"], termbase))
-    enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
-    records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
+    references = [r for r in learning if r.lang == "en"]
+    del learning, prepared
+    numbers = edition_numbers(raw)
     translated_raw = [r for r in raw if r.lang != "en"]
-    english: dict[str, list[str]] = {}
-    for document in sorted(loaded.documents, key=lambda d: d.source):
-        if document.lang == "en" and document.edition:
-            english.setdefault(document.edition, []).append(document.source)
+    translated = iter(with_terms(translated_raw, termbase))
+    enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
+    del raw
+    records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
+    del enriched
     saved = BuildState(
         translated_raw=translated_raw,
         translated=[r for r in records if r.lang != "en"],
-        references=[r for r in learning if r.lang == "en"],
+        references=references,
         english=english,
         termbase=termbase.to_json(),
-        numbers=edition_numbers(raw),
+        numbers=numbers,
         followed={source: f.edition for source, f in follows.items()},
     )
     folder: Path | None = None
-    try:
-        # The hand-off file is written for inspection and for other tools; the index is
-        # built from the very same records, not read back.
+
+    def alongside(unique: list[Version]) -> None:
+        """While Whoosh indexes: the hand-off file (written for inspection and for other
+        tools; the index is built from the very same records, not read back) and the
+        vocabulary."""
         partial = paths.partial_records_file(home)
         try:
             with partial.open("wb") as out:
@@ -138,13 +150,15 @@ def _build_in_full(
             partial.replace(paths.records_file(home))
         finally:
             partial.unlink(missing_ok=True)
+        saved.vocabulary = vocabulary_counts(unique)
+
+    try:
         # A fresh folder every time: the live build is never written into or removed here.
         paths.index_root(home).mkdir(parents=True, exist_ok=True)
         prefix = f"build-{plan.fingerprint[:8]}-"
         folder = Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(home)))
-        unique = write_index(records, folder, progress)
+        unique = write_index(records, folder, progress, alongside)
         write_outdated(folder, sorted(english))
-        saved.vocabulary = vocabulary_counts(unique)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used
         (folder / TERMBASE_READY).write_bytes(termbase.to_ready())
@@ -158,7 +172,7 @@ def _build_in_full(
                 "files": plan.state,
                 "records": len(records),
                 "versions": len(unique),
-                "failures": list(loaded.failures),
+                "failures": list(failures),
                 "english_editions": sorted(english),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,24 +45,45 @@ def whoosh_document(version: Version) -> dict[str, Any]:
 
 
 def write_index(
-    records: list[Record], folder: Path, progress: Progress | None = None
+    records: list[Record],
+    folder: Path,
+    progress: Progress | None = None,
+    alongside: Callable[[list[Version]], None] = lambda unique: None,
 ) -> list[Version]:
+    """Index the records' distinct versions into a new folder, with their side store.
+    `alongside` (other writing the build needs) runs while Whoosh's processes analyse."""
     folder.mkdir(parents=True, exist_ok=True)
     ix = index.create_in(str(folder), build_schema())
     unique = versions(records)
+
+    def beside() -> None:
+        sidestore.write(folder, unique)
+        alongside(unique)
+
     # Two processes analyse a large library (the machines have two cores); a small one is not
     # worth the fork.
-    parallel = {"procs": 2, "multisegment": True} if len(unique) > PARALLEL_FROM else {}
-    with ix.writer(limitmb=128, **parallel) as writer:
+    procs = 2 if len(unique) > PARALLEL_FROM else 1
+    parallel = {"procs": procs, "multisegment": True} if procs > 1 else {}
+    with ThreadPoolExecutor(max_workers=1) as pool, ix.writer(limitmb=128, **parallel) as writer:
+        meanwhile = None
         for done, version in enumerate(unique, start=1):
             writer.add_document(**whoosh_document(version))
+            if meanwhile is None and (done > procs * BATCH or done == len(unique)):
+                # Whoosh forks its processes with its first batches; a thread only after
+                # them (a fork copies no other thread). The main thread mostly waits on
+                # Whoosh's queue: the side store and `alongside` are written meanwhile.
+                meanwhile = pool.submit(beside)
             if progress and (done % 500 == 0 or done == len(unique)):
                 progress(done, len(unique))
-    sidestore.write(folder, unique)
+    if meanwhile is None:
+        beside()
+    else:
+        meanwhile.result()
     return unique
 
 
 PARALLEL_FROM = 3000  # distinct versions
+BATCH = 100  # documents per job Whoosh's writer hands a process (MpWriter's batchsize)
 
 
 _WORD = re.compile(r"[^\W\d_]{3,}")

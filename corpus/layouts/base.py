@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from corpus.languages import all_labels
 from corpus.numbers import parent_of
-from corpus.records import Align, Dropped, Record
+from corpus.records import BY_NUMBER, Align, Dropped, Record
 from corpus.text import normalize
 
 T = TypeVar("T")
@@ -64,7 +64,7 @@ class Draft:
     inferred: bool = False
     parent: str | None = None
     title: str | None = None
-    align: Align = field(default_factory=lambda: Align("number"))
+    align: Align = BY_NUMBER
 
     @classmethod
     def on_line(cls, kind: str, key: str, line: int, text: str | None, **fields: Any) -> Draft:

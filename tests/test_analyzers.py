@@ -1,0 +1,45 @@
+"""The index's analyzers: each word's tokens computed once, identical to the filter chain's."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ES, FR, IT, seed
+from hypothesis import given
+from hypothesis import strategies as st
+
+from corpus.text import decode_report
+from indexer.analyzers import analyzer
+
+SEEDS = {"it": IT, "fr": FR, "es": ES}
+
+
+def _tokens(chain, text: str, **options: object) -> list[tuple[str, int, int, int, float]]:
+    return [
+        (t.text, t.pos, t.startchar, t.endchar, t.boost)
+        for t in chain(text, positions=True, chars=True, **options)
+    ]
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "es"])
+def test_memo_gives_the_chains_tokens_on_the_seeds(lang: str):
+    """On a whole seed document, as Whoosh indexes it (boosts asked for, mode index) and as a
+    query is parsed, the memoized analyzer yields the chain's tokens, positions and spans."""
+    text = decode_report(seed(SEEDS[lang]), SEEDS[lang])[0]
+    memo = analyzer(lang)
+    for options in ({"boosts": True, "mode": "index"}, {"mode": "query"}, {}):
+        assert _tokens(memo, text, **options) == _tokens(memo.chain, text, **options)
+
+
+def test_memo_serves_indexing():
+    """Indexing (boosts=True) is answered from the memo: a word seen once is not analysed again."""
+    memo = analyzer("it")
+    list(memo("leggendario leggendari", positions=True, boosts=True, mode="index"))
+    assert ("leggendario", "index") in memo._memo
+
+
+@given(st.text(max_size=60))
+def test_memo_equals_chain_on_any_text(text: str):
+    """Any text: the same tokens, positions and spans."""
+    memo = analyzer("fr")
+    options = {"boosts": True, "mode": "index"}
+    assert _tokens(memo, text, **options) == _tokens(memo.chain, text, **options)
