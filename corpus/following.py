@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from corpus.dates import in_effect
 from corpus.numbers import section_of
@@ -49,7 +50,8 @@ def by_numbering(
     sections = {section_of(n) for n in numbers}
     best: tuple[float, str] | None = None
     for edition in sorted(english):
-        theirs = {n for n in english[edition] if section_of(n) in sections}
+        by_section = _by_section(frozenset(english[edition]))
+        theirs = frozenset().union(*(by_section.get(s, ()) for s in sections))
         common = len(numbers & theirs)
         share = common / len(numbers | theirs) if theirs else 0.0
         if best is None or share > best[0]:
@@ -58,6 +60,15 @@ def by_numbering(
         return None
     edition = best[1]
     return Following(edition, "numbering", len(numbers & english[edition]), len(numbers))
+
+
+@cache
+def _by_section(numbers: frozenset[str]) -> dict[str, frozenset[str]]:
+    """An edition's numbers by section, once per edition however many documents ask."""
+    grouped: dict[str, set[str]] = defaultdict(set)
+    for number in numbers:
+        grouped[section_of(number)].add(number)
+    return {section: frozenset(found) for section, found in grouped.items()}
 
 
 def edition_numbers(records: Iterable[Record]) -> dict[str, frozenset[str]]:

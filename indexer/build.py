@@ -46,10 +46,17 @@ class BuildResult:
     added_editions: bool = False  # new English editions added to the live index, not rebuilt
 
 
-def build(home: Path, *, force: bool = False, progress: Progress | None = None) -> BuildResult:
-    """Plan and carry out a build of `home`'s library, under its build lock."""
+def build(
+    home: Path,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+    verified: str | None = None,
+) -> BuildResult:
+    """Plan and carry out a build of `home`'s library, under its build lock. `verified`: the
+    live build folder the caller has just checked whole (`indexer.integrity.live_damage`)."""
     with build_lock(home), _collector_paused():
-        return apply(plan(home, force), progress)
+        return apply(plan(home, force, verified), progress)
 
 
 def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
@@ -113,8 +120,13 @@ def _build_in_full(
         learned = pool.submit(
             TermBase.from_records, learning, follows, paths.terms_cache(home), prepared
         )
+        english_concepts: dict[bytes, tuple[str, ...]] = {}
         in_english = iter(
-            with_terms([r for r in raw if r.lang == "en"], TermBase.english_side(prepared))
+            with_terms(
+                [r for r in raw if r.lang == "en"],
+                TermBase.english_side(prepared),
+                english_concepts,
+            )
         )
         termbase = learned.result()
     references = [r for r in learning if r.lang == "en"]
@@ -134,6 +146,7 @@ def _build_in_full(
         termbase=termbase.to_json(),
         numbers=numbers,
         followed={source: f.edition for source, f in follows.items()},
+        english_concepts=english_concepts,
     )
     folder: Path | None = None
 

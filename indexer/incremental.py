@@ -55,7 +55,7 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
         old_records = paths.records_file(home).read_bytes()
     except OSError:
         return None
-    if zlib.crc32(old_records) != saved.checksum:
+    if not plan.live_verified and zlib.crc32(old_records) != saved.checksum:
         return None  # records.jsonl is not the one the live build wrote
     new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
@@ -82,7 +82,7 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
     english = dict(saved.english)
     for document in new_documents:
         english[str(document.edition)] = [document.source]
-    new_english = with_terms(new_raw, termbase)
+    new_english = with_terms(new_raw, termbase, saved.english_concepts)
     forced = overrides(paths.user_overrides(home))
     translated = _realigned(saved, english, new_english, termbase, numbers, forced)
     if translated is None:
@@ -138,7 +138,7 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
                 "english_editions": sorted(english),
                 "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
-                "checksums": checksums(folder),
+                "checksums": checksums(folder, live, current.get("checksums")),
                 "records_checksum": [paths.records_file(home).stat().st_size, saved.checksum],
             },
         )

@@ -6,6 +6,7 @@ runs. Damage is rebuilt, never served."""
 
 from __future__ import annotations
 
+import os
 import zlib
 from pathlib import Path
 from typing import Any
@@ -15,14 +16,33 @@ from corpus import paths
 SKIPPED = ("WRITELOCK",)  # Whoosh's lock files change without the index changing
 
 
-def checksums(folder: Path) -> dict[str, list[Any]]:
-    """name -> [size, mtime_ns, CRC-32] of every file of a build folder."""
+def checksums(
+    folder: Path, linked_from: Path | None = None, known: dict[str, list[Any]] | None = None
+) -> dict[str, list[Any]]:
+    """name -> [size, mtime_ns, CRC-32] of every file of a build folder. A file that is a hard
+    link to the same file of `linked_from`, whose checksums are `known`, keeps its CRC."""
     found: dict[str, list[Any]] = {}
     for path in sorted(folder.iterdir()):
         if path.is_file() and not path.name.endswith(SKIPPED):
             stat = path.stat()
-            found[path.name] = [stat.st_size, stat.st_mtime_ns, _crc(path)]
+            previous = (known or {}).get(path.name)
+            if (
+                linked_from is not None
+                and previous is not None
+                and previous[:2] == [stat.st_size, stat.st_mtime_ns]
+                and _same_file(path, linked_from / path.name)
+            ):
+                found[path.name] = previous
+            else:
+                found[path.name] = [stat.st_size, stat.st_mtime_ns, _crc(path)]
     return found
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _crc(path: Path) -> int:

@@ -32,16 +32,19 @@ class Plan:
     fingerprint: str  # of everything the build is made from (indexer/freshness.py)
     current: dict[str, Any] | None  # the live build's CURRENT, if there is one
     new_editions: tuple[Document, ...] = ()  # parsed, for "add-editions"
+    live_verified: bool = False  # the live build's files and records.jsonl were just checked
 
 
-def plan(home: Path, force: bool = False) -> Plan:
-    """Compare the library with the live build: what changed, and what a build should do."""
+def plan(home: Path, force: bool = False, verified: str | None = None) -> Plan:
+    """Compare the library with the live build: what changed, and what a build should do.
+    `verified`: the live build folder the caller has just checked whole (by CRC)."""
     current = read_current(home)
+    live_verified = current is not None and current.get("dir") == verified
     state = source_state(home, current.get("files") if current else None)
     print_ = fingerprint(home, state)
 
     def decided(action: Action, why: str, new: tuple[Document, ...] = ()) -> Plan:
-        return Plan(home, action, why, state, print_, current, new)
+        return Plan(home, action, why, state, print_, current, new, live_verified)
 
     if current is None:
         return decided("full", "no index yet")

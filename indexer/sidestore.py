@@ -82,9 +82,19 @@ def _listings(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
                 yield item, record.key
 
 
+def _writing(folder: Path) -> sqlite3.Connection:
+    """A connection that writes a new build's store: no journal and no waiting for the disk,
+    because a build folder is only swapped in when whole (its files' CRCs are then recorded),
+    and a build that dies is thrown away."""
+    db = sqlite3.connect(folder / SIDESTORE)
+    db.execute("PRAGMA journal_mode = OFF")
+    db.execute("PRAGMA synchronous = OFF")
+    return db
+
+
 def write(folder: Path, versions: list[Version]) -> None:
     """Create the store of a new build."""
-    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+    with closing(_writing(folder)) as db:
         db.executescript(_SCHEMA)
         db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(versions))
         db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(versions))
@@ -101,7 +111,7 @@ def memberships(folder: Path) -> dict[str, Membership]:
 
 def update(folder: Path, added: list[Version], changed: dict[str, Membership]) -> None:
     """Insert the new versions and give the changed ones their new editions and sources."""
-    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+    with closing(_writing(folder)) as db:
         db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(added))
         db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(added))
         db.executemany("INSERT INTO listings VALUES (?, ?)", _listings(added))

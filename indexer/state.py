@@ -29,6 +29,9 @@ class BuildState:
     checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
     numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # edition -> its numbers
     followed: dict[str, str] = field(default_factory=dict)  # translation -> edition it follows
+    # The concepts of every English text indexed, by corpus.enrichment.concepts_key: a new
+    # edition repeats most of them.
+    english_concepts: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def numbered_like(self) -> dict[str, str]:

@@ -131,13 +131,14 @@ def ensure_fresh(state_home: Path) -> None:
         )
 
 
-def build_with_progress(state_home: Path, force: bool) -> BuildResult:
+def build_with_progress(state_home: Path, force: bool, verified: str | None = None) -> BuildResult:
     """Build (or refresh) with a progress bar on a terminal; each unreadable source warned
-    about. IndexError_ when it cannot be written."""
+    about. IndexError_ when it cannot be written. `verified`: the live build folder just
+    checked whole."""
     from indexer.build import build
 
     with progress_bar("Indexing the rules") as progress:
-        result = build(state_home, force=force, progress=progress)
+        result = build(state_home, force=force, progress=progress, verified=verified)
     for failure in result.failures:
         click.echo(f"warning: {failure}", err=True)
     return result

@@ -7,8 +7,10 @@ from pathlib import Path
 import click
 
 from corpus import paths
-from corpus.library import add_document, known_hashes
+from corpus.library import add_document
 from corpus.paths import home
+from indexer.freshness import source_state
+from indexer.store import read_current
 from search.safe_text import echo
 
 
@@ -19,7 +21,10 @@ def command(files: tuple[Path, ...]) -> None:
     from corpus.ingest import IngestError
 
     failed = 0
-    known = known_hashes(home())  # once: hashing the library per file would read it again and again
+    # Once: hashing the library per file would read it again and again; the files the live
+    # index has seen unchanged (same size and time) keep the hash it took.
+    current = read_current(home()) or {}
+    known = {entry[2] for entry in source_state(home(), current.get("files")).values()}
     for path in files:
         try:
             keep(read_file(path), path.name, known)

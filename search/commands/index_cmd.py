@@ -23,7 +23,8 @@ def command(rebuild: bool, as_json: bool) -> None:
     if damaged:
         echo(f"mtgrules: the index is damaged ({', '.join(damaged)}); rebuilding it", err=True)
     try:
-        result = build_with_progress(home(), force=rebuild or bool(damaged))
+        verified = current["dir"] if current and not rebuild and not damaged else None
+        result = build_with_progress(home(), force=rebuild or bool(damaged), verified=verified)
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None
     if as_json:
