@@ -15,13 +15,13 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
 from corpus.numbers import depth, parent_of, section_of
+from corpus.paths import DATA
 from corpus.records import Align, Record
 
 OVERRIDES = "alignment-overrides.tsv"  # the embedded file's name, in corpus/data
@@ -38,7 +38,7 @@ def overrides(user_file: Path | None = None) -> dict[tuple[str, str], str]:
     """(source, number as printed) -> forced English key, from the embedded file and, when
     given, the user's own (MTGRULES_HOME/alignment-overrides.tsv)."""
 
-    texts = [resources.files("corpus").joinpath(f"data/{OVERRIDES}").read_text("utf-8")]
+    texts = [(DATA / OVERRIDES).read_text("utf-8")]
     if user_file is not None:
         with contextlib.suppress(OSError):  # the user has none
             texts.append(user_file.read_text("utf-8"))

@@ -11,12 +11,10 @@ import json
 import os
 import pickle
 import re
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, partial
-from importlib import resources
 from pathlib import Path
 
 from corpus import paths
@@ -50,7 +48,7 @@ def code_version() -> str:
 
 
 def embedded_sources() -> list[Source]:
-    folder = resources.files("corpus").joinpath("sources")
+    folder = paths.EMBEDDED
     manifest = json.loads(folder.joinpath(MANIFEST).read_text("utf-8"))
     sources = []
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
@@ -110,6 +108,8 @@ def write_atomic(path: Path, content: str | bytes, durable: bool = True) -> None
     the target is whole, old or new, never half written (a full disk included). Derived data
     that is checked when read (the parse cache) need not wait for the disk: `durable=False`."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # 4 ms of every command's start-up, for the few that write
+
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=TEMPORARY)
     data = content.encode("utf-8") if isinstance(content, str) else content
     try:

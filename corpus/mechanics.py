@@ -6,9 +6,9 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 
 from corpus.numbers import depth, parent_of
+from corpus.paths import DATA
 from corpus.text import fold
 
 
@@ -30,7 +30,7 @@ class Mechanic:
 
 @cache
 def mechanics() -> tuple[Mechanic, ...]:
-    raw = json.loads(resources.files("corpus").joinpath("data/mechanics.json").read_text("utf-8"))
+    raw = json.loads((DATA / "mechanics.json").read_text("utf-8"))
     return tuple(
         Mechanic(
             english=entry["english"],

@@ -19,6 +19,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+# What ships with the code: the embedded corpus and the data files (term base, mechanics,
+# alignment overrides). Read as files beside the modules (importlib.resources cost every
+# command a few milliseconds to import, for packages that are never zipped).
+PACKAGE = Path(__file__).parent
+EMBEDDED = PACKAGE / "sources"
+DATA = PACKAGE / "data"
+
 # The files of one build folder, beside Whoosh's own.
 SIDESTORE = "versions.sqlite"  # record versions, their editions and sources, listings
 TERMBASE = "termbase.json"  # the term base the records were enriched with

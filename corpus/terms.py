@@ -14,20 +14,20 @@ import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from functools import cache, lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from corpus.inflection import inflected_alike
 from corpus.languages import CODES, TRANSLATED
 from corpus.mechanics import mechanics
+from corpus.paths import DATA
 from corpus.records import Record
+from corpus.text import fold
+from corpus.words import concept_name, content_words, english_key, plain_words, stop_words, tokens
 
 if TYPE_CHECKING:
     from corpus.following import Following
     from corpus.term_learning import Learned, Prepared
-from corpus.text import fold
-from corpus.words import concept_name, content_words, english_key, plain_words, stop_words, tokens
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class Term:
 
 
 def _rows(name: str) -> list[list[str]]:
-    text = resources.files("corpus").joinpath(f"data/{name}").read_text("utf-8")
+    text = (DATA / name).read_text("utf-8")
     return [
         row
         for row in csv.reader(text.splitlines(), delimiter="\t")
