@@ -63,6 +63,7 @@ class Engine:
             from whoosh import (
                 index,
                 reading,  # noqa: F401 - the module that needs cached_property
+                searching,  # noqa: F401 - the modules that import morph_en's variations
             )
 
         from search.scoring import PerLanguageBM25F
