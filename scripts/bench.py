@@ -186,6 +186,16 @@ FTS_SHOW_PROCESS = (
     "print(c.execute('SELECT key, lang, text FROM keyed WHERE key = ?',"
     " (sys.argv[2],)).fetchall())"
 )
+# Floors under the process bars: what any click command of this Python costs, and what opening
+# a Whoosh searcher costs on top (the index of the built library), before a line of ours runs.
+FLOOR_CLICK = "import click"
+FLOOR_WHOOSH = (
+    "import click,sys\n"
+    "from search.light_imports import light_imports\n"
+    "with light_imports():\n"
+    "    from whoosh import index, reading, searching\n"
+    "index.open_dir(sys.argv[1]).searcher()"
+)
 # A fresh list for the first-seen measure: the judges' queries, each asked once.
 FIRST_SEEN = ROOT / "eval" / "judges-queries.tsv"
 
@@ -362,6 +372,19 @@ def main() -> int:
     ]
     results["process_search_s"] = side_by_side(searches, fts_searches)
     results["process_show_s"] = side_by_side(shows, fts_shows)
+    live = str(paths.index_root(home) / current["dir"])
+    floor_click = [run([python, "-c", FLOOR_CLICK], env) for _ in range(args.repeat)]
+    floor_whoosh = [run([python, "-c", FLOOR_WHOOSH, live], env) for _ in range(args.repeat)]
+    results["floors"] = {
+        "click_process_s": round(statistics.median(floor_click), 4),
+        "click_and_whoosh_searcher_process_s": round(statistics.median(floor_whoosh), 4),
+        "click_vs_fts5_show": round(
+            statistics.median(floor_click) / statistics.median(fts_shows), 2
+        ),
+        "click_and_whoosh_vs_fts5_search": round(
+            statistics.median(floor_whoosh) / statistics.median(fts_searches), 2
+        ),
+    }
     results["serve"] = serve_figures(mtgrules, env, args.load_seconds, fts_searches)
     shutil.rmtree(work, ignore_errors=True)
     results["bars"] = bars(results)
@@ -486,6 +509,13 @@ def as_table(results: dict[str, Any]) -> str:
         f"(rule page {serve['rule_page_p50_ms']} ms; {serve['search_vs_fts5_process']}x an FTS5 "
         f"process; load {load['clients']} clients x {load['seconds']} s: "
         f"{load['per_second']}/s, p95 {load['p95_ms']} ms, {load['errors']} errors)"
+    )
+    floors = results["floors"]
+    lines.append(
+        f"{'floors':22} python + click: {floors['click_process_s']} s "
+        f"({floors['click_vs_fts5_show']}x the FTS5 lookup process); + a Whoosh searcher: "
+        f"{floors['click_and_whoosh_searcher_process_s']} s "
+        f"({floors['click_and_whoosh_vs_fts5_search']}x the FTS5 search process)"
     )
     lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
     return "\n".join(lines)
