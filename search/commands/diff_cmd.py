@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from search import payloads
-from search.commands.options import EDITION, json_option, lang_option
+from search.commands.options import EDITION, json_option, lang_option, problems_as_errors
 from search.render import colour_diff
 from search.safe_text import echo, echo_json
 from search.session import library_records
@@ -39,14 +39,10 @@ def command(
     part. A renumbered rule is paired first, and its subrules with the subrules of its new
     number."""
 
-    try:
+    with problems_as_errors():
         payload = payloads.diff(
             library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography
         )
-    except payloads.Problem as problem:
-        if problem.status == 400:
-            raise click.UsageError(str(problem)) from None
-        raise click.ClickException(str(problem)) from None
     if as_json:
         echo_json(payload)
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from search import payloads
-from search.commands.options import EDITION, json_option
+from search.commands.options import EDITION, json_option, problems_as_errors
 from search.render import colour_diff
 from search.safe_text import echo, echo_json
 from search.session import library_records
@@ -34,12 +34,8 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     if "@" in rule:
         _own_key(rule, as_json)
         return
-    try:
+    with problems_as_errors():
         payload = payloads.history(library_records(("en",)), rule, edition, ignore_typography)
-    except payloads.Problem as problem:
-        if problem.status == 400:
-            raise click.UsageError(str(problem)) from None
-        raise click.ClickException(str(problem)) from None
     if as_json:
         echo_json(payload)
         return

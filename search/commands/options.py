@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import click
@@ -10,7 +11,7 @@ import click
 from corpus.dates import EDITION_FORMS, typed_edition
 from corpus.languages import UnknownLanguageError, validate_languages
 from corpus.records import KINDS
-from search import render
+from search import payloads, render
 from search.results import Filters
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -125,3 +126,15 @@ def show_results(results, show, matched) -> None:
         render.echo_rich(results, show, matched)
     else:
         render.echo_plain(results, show)
+
+
+@contextmanager
+def problems_as_errors() -> Iterator[None]:
+    """A payload's Problem as the command line's error: a bad request is bad usage (exit 2),
+    anything else bad data or nothing found (exit 1)."""
+    try:
+        yield
+    except payloads.Problem as problem:
+        if problem.status == 400:
+            raise click.UsageError(str(problem)) from None
+        raise click.ClickException(str(problem)) from None

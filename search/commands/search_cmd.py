@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from search import payloads
-from search.commands.options import filters_from, json_option, result_options, show_results
+from search.commands.options import (
+    filters_from,
+    json_option,
+    problems_as_errors,
+    result_options,
+    show_results,
+)
 from search.query import QueryError, validate
 from search.safe_text import echo, echo_json
 from search.session import open_engine
@@ -27,13 +33,8 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     except QueryError as error:
         raise click.UsageError(str(error)) from None
     filters, show = filters_from(options)
-    with open_engine() as engine:
-        try:
-            payload, results, matched = payloads.search(engine, text, filters, limit, show)
-        except payloads.Problem as problem:
-            if problem.status == 400:
-                raise click.UsageError(str(problem)) from None
-            raise click.ClickException(str(problem)) from None
+    with open_engine() as engine, problems_as_errors():
+        payload, results, matched = payloads.search(engine, text, filters, limit, show)
     if "missing" in payload and not as_json:
         missing = ", ".join(payload["missing"]) or "none"
         echo(

@@ -5,7 +5,13 @@ from __future__ import annotations
 import click
 
 from search import payloads
-from search.commands.options import filters_from, json_option, result_options, show_results
+from search.commands.options import (
+    filters_from,
+    json_option,
+    problems_as_errors,
+    result_options,
+    show_results,
+)
 from search.safe_text import echo, echo_json
 from search.session import open_engine
 
@@ -18,13 +24,8 @@ def command(rule: str, as_json: bool, **options: object) -> None:
     """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section."""
 
     filters, show = filters_from(options)
-    with open_engine(searching=False) as engine:
-        try:
-            payload, results = payloads.show(engine, rule, filters, show)
-        except payloads.Problem as problem:
-            if problem.status == 400:
-                raise click.UsageError(str(problem)) from None
-            raise click.ClickException(str(problem)) from None
+    with open_engine(searching=False) as engine, problems_as_errors():
+        payload, results = payloads.show(engine, rule, filters, show)
     if as_json:
         echo_json(payload)
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from search import payloads
-from search.commands.options import json_option, lang_option
+from search.commands.options import json_option, lang_option, problems_as_errors
 from search.render import colour_diff
 from search.safe_text import echo, echo_json
 from search.session import library_records
@@ -20,12 +20,8 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     with the English word diff."""
 
     langs = tuple(lang for lang in langs if lang != "en")
-    try:
+    with problems_as_errors():
         payload = payloads.stale(library_records((*langs, "en")) if langs else [], langs)
-    except payloads.Problem as problem:
-        if problem.status == 400:
-            raise click.UsageError(str(problem)) from None
-        raise click.ClickException(str(problem)) from None
     if as_json:
         echo_json(payload)
         return

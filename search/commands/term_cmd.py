@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from search import payloads
-from search.commands.options import json_option
+from search.commands.options import json_option, problems_as_errors
 from search.safe_text import echo, echo_json
 from search.session import open_engine
 
@@ -17,11 +17,8 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
     """Look a term up in the term base, in any language: 'leggendario', 'légendaire', 'land
     type', 'Indizio'."""
 
-    with open_engine() as engine:
-        try:
-            payload = payloads.term(engine, " ".join(words))
-        except payloads.Problem as problem:
-            raise click.UsageError(str(problem)) from None
+    with open_engine() as engine, problems_as_errors():
+        payload = payloads.term(engine, " ".join(words))
     phrase = payload["query"]
     if as_json:
         echo_json(payload)
