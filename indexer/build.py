@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import os
 import shutil
 import tempfile
 import time
@@ -29,7 +28,7 @@ from indexer.incremental import add_editions
 from indexer.integrity import checksums
 from indexer.masks import write_outdated
 from indexer.plan import Plan, plan
-from indexer.state import BuildState, by_source, chunk, write_chunks
+from indexer.state import BuildState, by_source, chunk, write_records
 from indexer.store import build_lock, cannot_write, write_current
 from indexer.versions import Version
 from indexer.writing import Progress, vocabulary_counts, write_index, write_vocabulary
@@ -154,15 +153,7 @@ def _build_in_full(
         """While Whoosh indexes: the hand-off file (written for inspection and for other
         tools; the index is built from the very same records, not read back) and the
         vocabulary."""
-        partial = paths.partial_records_file(home)
-        try:
-            with partial.open("wb") as out:
-                write_chunks(((s, chunk(group)) for s, group in by_source(records)), out, saved)
-                out.flush()
-                os.fsync(out.fileno())
-            partial.replace(paths.records_file(home))
-        finally:
-            partial.unlink(missing_ok=True)
+        write_records(home, ((s, chunk(group)) for s, group in by_source(records)), saved)
         saved.vocabulary = vocabulary_counts(unique)
 
     try:
@@ -190,7 +181,7 @@ def _build_in_full(
                 "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
                 "checksums": checksums(folder),
-                # The CRC write_chunks took while writing it: not read again.
+                # The CRC write_records took while writing it: not read again.
                 "records_checksum": [paths.records_file(home).stat().st_size, saved.checksum],
             },
         )

@@ -33,7 +33,7 @@ from indexer.integrity import checksums
 from indexer.masks import write_outdated
 from indexer.plan import Plan
 from indexer.sidestore import Membership
-from indexer.state import BuildState, by_source, chunk, write_chunks
+from indexer.state import BuildState, by_source, chunk, write_records
 from indexer.store import cannot_write, write_current
 from indexer.versions import Version, versions
 from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
@@ -263,12 +263,4 @@ def _rewrite_records(
         start, length = previous[source]
         return old[start : start + length]
 
-    temporary = paths.partial_records_file(home)
-    try:
-        with temporary.open("wb") as out:
-            write_chunks(((s, data(s)) for s in sources), out, saved)
-            out.flush()
-            os.fsync(out.fileno())
-        temporary.replace(paths.records_file(home))
-    finally:
-        temporary.unlink(missing_ok=True)
+    write_records(home, ((s, data(s)) for s in sources), saved)

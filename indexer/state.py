@@ -4,6 +4,7 @@ where each document's lines are in records.jsonl, and the vocabulary's counts.""
 
 from __future__ import annotations
 
+import os
 import pickle
 import zlib
 from collections import Counter
@@ -11,8 +12,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import groupby
 from pathlib import Path
-from typing import IO
 
+from corpus import paths
 from corpus.paths import STATE
 from corpus.records import Record, record_json
 
@@ -61,12 +62,21 @@ def by_source(records: Iterable[Record]) -> Iterator[tuple[str, list[Record]]]:
         yield source, list(group)
 
 
-def write_chunks(chunks: Iterable[tuple[str, bytes]], out: IO[bytes], state: BuildState) -> None:
-    """Write the documents' chunks in order, noting where each one lies and the checksum."""
+def write_records(home: Path, chunks: Iterable[tuple[str, bytes]], state: BuildState) -> None:
+    """records.jsonl from the documents' chunks, in order, noting where each one lies and the
+    checksum; written beside it, flushed to the disk, then renamed over it."""
+    partial = paths.partial_records_file(home)
     state.offsets = {}
     state.checksum = position = 0
-    for source, data in chunks:
-        out.write(data)
-        state.offsets[source] = (position, len(data))
-        state.checksum = zlib.crc32(data, state.checksum)
-        position += len(data)
+    try:
+        with partial.open("wb") as out:
+            for source, data in chunks:
+                out.write(data)
+                state.offsets[source] = (position, len(data))
+                state.checksum = zlib.crc32(data, state.checksum)
+                position += len(data)
+            out.flush()
+            os.fsync(out.fileno())
+        partial.replace(paths.records_file(home))
+    finally:
+        partial.unlink(missing_ok=True)
