@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, cached_property, partial
 from pathlib import Path
+from typing import Any
 
 from corpus import paths
 from corpus.records import Document, Record
@@ -264,8 +265,29 @@ class Added:
     path: Path | None
 
 
-def known_hashes(home: Path) -> set[str]:
-    return {source.sha256 for source in all_sources(home)}
+def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
+    """name -> [size, mtime_ns, sha256] of every source (embedded/NAME, documents/NAME).
+    `known`: an earlier state (the live build's); a file of the same size and time keeps the
+    hash it had there instead of being read again."""
+    known = known or {}
+    state: dict[str, list[Any]] = {}
+    for source in embedded_sources():
+        state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
+    for path in document_paths(home):
+        stat = path.stat()
+        name = f"documents/{path.name}"
+        previous = known.get(name)
+        if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
+            state[name] = previous
+        else:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            state[name] = [stat.st_size, stat.st_mtime_ns, digest]
+    return state
+
+
+def known_hashes(home: Path, known: dict[str, list[Any]] | None = None) -> set[str]:
+    """The SHA-256 of every document in the library (`known`: as in `source_state`)."""
+    return {entry[2] for entry in source_state(home, known).values()}
 
 
 def add_document(home: Path, data: bytes, name: str, known: set[str] | None = None) -> Added:

@@ -12,29 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from corpus import paths
-from corpus.library import code_version, document_paths, embedded_sources
+from corpus.library import code_version, source_state
 from indexer.store import read_current
 
 INDEX_VERSION = "7"
-
-
-def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
-    """name -> [size, mtime_ns, sha256] of every source; unchanged files are not re-hashed."""
-
-    known = known or {}
-    state: dict[str, list[Any]] = {}
-    for source in embedded_sources():
-        state[f"embedded/{source.name}"] = [len(source.data), 0, source.sha256]
-    for path in document_paths(home):
-        stat = path.stat()
-        name = f"documents/{path.name}"
-        previous = known.get(name)
-        if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
-            state[name] = previous
-        else:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
-            state[name] = [stat.st_size, stat.st_mtime_ns, digest]
-    return state
 
 
 @cache

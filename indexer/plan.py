@@ -13,9 +13,10 @@ from typing import Any, Literal
 from corpus import library
 from corpus.alignment import overrides
 from corpus.ingest import IngestError
+from corpus.library import source_state
 from corpus.paths import user_overrides
 from corpus.records import Document
-from indexer.freshness import code_stamp, fingerprint, source_state
+from indexer.freshness import code_stamp, fingerprint
 from indexer.store import read_current
 
 MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick

@@ -7,9 +7,7 @@ from pathlib import Path
 import click
 
 from corpus import paths
-from corpus.library import add_document
-from corpus.paths import home
-from indexer.freshness import source_state
+from corpus.library import add_document, known_hashes
 from indexer.store import read_current
 from search.safe_text import echo
 
@@ -23,8 +21,8 @@ def command(files: tuple[Path, ...]) -> None:
     failed = 0
     # Once: hashing the library per file would read it again and again; the files the live
     # index has seen unchanged (same size and time) keep the hash it took.
-    current = read_current(home()) or {}
-    known = {entry[2] for entry in source_state(home(), current.get("files")).values()}
+    current = read_current(paths.home()) or {}
+    known = known_hashes(paths.home(), current.get("files"))
     for path in files:
         try:
             keep(read_file(path), path.name, known)
@@ -37,12 +35,12 @@ def command(files: tuple[Path, ...]) -> None:
 
 def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
     """Add one document's bytes and report it in one line (IngestError if unusable)."""
-
+    home = paths.home()
     try:
-        added = add_document(paths.home(), data, name, known)
+        added = add_document(home, data, name, known)
     except OSError as error:
         raise click.ClickException(
-            f"{name}: cannot store it in {paths.documents(paths.home())} ({error.strerror}); "
+            f"{name}: cannot store it in {paths.documents(home)} ({error.strerror}); "
             "set MTGRULES_HOME to a writable directory"
         ) from None
     document = added.document
