@@ -21,10 +21,8 @@ from corpus.dates import in_effect
 from corpus.following import Following, followings
 from corpus.glossary import align_glossary
 from corpus.numbers import depth, parent_of, section_of
-from corpus.paths import DATA
+from corpus.paths import DATA, OVERRIDES
 from corpus.records import Align, Record
-
-OVERRIDES = "alignment-overrides.tsv"  # the embedded file's name, in corpus/data
 
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
 MODERN_SHARE = 0.85
@@ -37,7 +35,6 @@ MOVE_EVIDENCE = 3  # concepts an unmatched rule must share with a sibling to tak
 def overrides(user_file: Path | None = None) -> dict[tuple[str, str], str]:
     """(source, number as printed) -> forced English key, from the embedded file and, when
     given, the user's own (MTGRULES_HOME/alignment-overrides.tsv)."""
-
     texts = [(DATA / OVERRIDES).read_text("utf-8")]
     if user_file is not None:
         with contextlib.suppress(OSError):  # the user has none

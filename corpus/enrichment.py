@@ -52,5 +52,4 @@ def aligned(
 ) -> list[Record]:
     """The hand-off records: English terms, then English keys for old numberings (`forced`:
     the alignment overrides, the embedded ones when not given)."""
-
     return align_documents(with_terms(records), forced=forced)

@@ -94,7 +94,6 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
 
 def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[str]]:
     """A document's lines (text, HTML or PDF), the lines set aside with reasons, and notes."""
-
     if looks_like_pdf(data):
         try:
             lines, set_aside = pdf_lines(data)

@@ -140,7 +140,6 @@ def sync_folder(folder: Path) -> None:
 def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
     """Remove files a killed writer left half written (TEMPORARY, older than `older_than`
     seconds so that a writer at work keeps its own); returns how many."""
-
     removed = 0
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
@@ -154,7 +153,6 @@ def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
 def stored_name(name: str, digest: str) -> str:
     """The name a document is kept under: its own when that is a plain, visible file name;
     else the start of its hash and a sanitized name (any bytes in, a safe name out)."""
-
     readable = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     safe = re.sub(r"[^\w.\-+()]+", "_", readable).strip("._") or "document"
     safe = safe[:120]

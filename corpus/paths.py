@@ -25,6 +25,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).parent
 EMBEDDED = PACKAGE / "sources"
 DATA = PACKAGE / "data"
+OVERRIDES = "alignment-overrides.tsv"  # alignment overrides: embedded in DATA, the user's in home
 
 # The files of one build folder, beside Whoosh's own.
 SIDESTORE = "versions.sqlite"  # record versions, their editions and sources, listings
@@ -58,7 +59,7 @@ def terms_cache(home: Path) -> Path:
 
 
 def user_overrides(home: Path) -> Path:
-    return home / "alignment-overrides.tsv"
+    return home / OVERRIDES
 
 
 def records_file(home: Path) -> Path:

@@ -522,7 +522,6 @@ KEPT = 4  # learned term bases kept in the cache folder (the newest)
 
 def _keep(stored: Path, learned: list[Learned]) -> None:
     """Write the learned pairs to the cache, and forget the oldest others."""
-
     stored.parent.mkdir(parents=True, exist_ok=True)
     data = [t.__dict__ | {"sources": list(t.sources)} for t in learned]
     write_atomic(stored, json.dumps(data, ensure_ascii=False), durable=False)
@@ -535,7 +534,6 @@ def _keep(stored: Path, learned: list[Learned]) -> None:
 
 
 def _digest(pairs: Sequence[Pair], terms: Mapping[str, str]) -> str:
-
     hasher = hashlib.sha256(code_version().encode())
     for pair in pairs:
         hasher.update(repr(pair).encode())

@@ -29,7 +29,6 @@ def indexer_version() -> str:
 
 def code_stamp() -> str:
     """What a build's code was: an index from other code is rebuilt in full."""
-
     return f"{INDEX_VERSION}:{code_version()}:{indexer_version()}"
 
 

@@ -228,7 +228,6 @@ def _realigned(
 def _link_index(live: Path, folder: Path) -> None:
     """The live Whoosh files in the new folder. Whoosh writes new segment and table-of-contents
     files and never changes one in place, so hard links are safe; copies where links fail."""
-
     for path in live.iterdir():
         if not path.is_file() or path.name in OWN_FILES or path.name == SIDESTORE:
             continue

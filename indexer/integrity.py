@@ -92,7 +92,6 @@ def records_damage(path: Path, recorded: list[int] | None) -> str | None:
 def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:
     """What of the live build is damaged or missing: its files (sizes and times; with `full`
     their CRCs too) and the hand-off file (with `full`)."""
-
     found = damage(paths.index_root(home) / current["dir"], current.get("checksums") or {}, full)
     if full and (why := records_damage(paths.records_file(home), current.get("records_checksum"))):
         found.append(why)

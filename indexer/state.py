@@ -53,7 +53,6 @@ class BuildState:
 
 def chunk(records: Iterable[Record]) -> bytes:
     """One document's lines of records.jsonl."""
-
     return b"".join(record_json(r) + b"\n" for r in records)
 
 

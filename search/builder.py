@@ -38,7 +38,6 @@ def is_plain(text: str) -> bool:
 
 
 def fields_for(lang: str) -> tuple[str, ...]:
-
     return (text_field(lang), TERMS_FIELD) if lang == "en" else (text_field(lang),)
 
 
@@ -169,7 +168,6 @@ def _english_of(token: str, translations: Translations) -> list[str]:
 
 
 def _analyze(field: str, text: str) -> list[str]:
-
     lang = "en" if field == TERMS_FIELD else field.removeprefix("text_")
     return [token.text for token in analyzer(lang)(text)]
 

@@ -86,7 +86,6 @@ def _usage_message(error: click.UsageError, argv: list[str]) -> str:
 def _fail(argv: list[str], message: str, code: int) -> None:
     """One line on stderr (control characters shown, never sent raw); with --json, the same
     as a JSON object on stdout."""
-
     if "--json" in argv:
         click.echo(json_text({"error": message, "exit_code": code}))
     click.echo(f"error: {terminal_safe(message)}", err=True)

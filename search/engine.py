@@ -44,7 +44,6 @@ class Engine:
     rule number needs only the side store, so Whoosh is opened on the first search."""
 
     def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
-
         self.english_editions = tuple(sorted(english_editions))
         self.folder = folder
         self.versions = Reader(folder)  # each version's record, editions and sources
@@ -118,7 +117,6 @@ class Engine:
     def with_edition(self, filters: Filters) -> Filters:
         """The filters with `latest` read as the newest English edition; QueryError when no
         text of the library has the edition asked for."""
-
         edition = filters.edition
         if edition:
             edition = resolve_edition(edition, self.english_editions)
@@ -193,8 +191,9 @@ class Engine:
     def _search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
         from search import builder
 
-        questioned = validate(text).rstrip().endswith("?")
-        text = without_question_marks(validate(text))
+        text = validate(text)
+        questioned = text.rstrip().endswith("?")
+        text = without_question_marks(text)
         self.missing, self.partial = [], False
         languages = self.query_languages(text)
         # A question is answered by the rules with most of its words, not only all of them.

@@ -36,7 +36,6 @@ def search(
     engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result], set[str]]:
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
-
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
         number = as_number(text)
@@ -62,7 +61,6 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
-
     number = as_number(rule)
     if number is None:
         raise Problem(
@@ -150,7 +148,6 @@ def diff(
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
-
     date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
     if date not in editions:
         known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
@@ -236,7 +233,6 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
 
 def sources(home: Path) -> dict[str, Any]:
     """{"documents": [...], "failures": [...]}: every document with what was made of it."""
-
     loaded = library.load(home)
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
     english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})

@@ -156,7 +156,6 @@ def highlight(record: StoredRecord, matched: set[str]):
 def colour_diff(diff: str) -> str:
     """Removed words red, added words green, on a terminal only; the document's own text made
     safe for a terminal first (the colours are ours)."""
-
     diff = terminal_safe(diff)
     if not sys.stdout.isatty():
         return diff

@@ -34,14 +34,12 @@ _UNSAFE_IN_JSON = re.compile(r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\
 def json_text(payload: object) -> str:
     """One JSON object as every command prints it (indented by one space; non-ASCII letters as
     they are, controls and bidirectional overrides escaped)."""
-
     text = json.dumps(payload, ensure_ascii=False, indent=1)
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
     """click.echo, with the text made safe for a terminal."""
-
     click.echo(terminal_safe(str(message)), err=err, nl=nl)
 
 

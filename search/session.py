@@ -29,7 +29,6 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
     (read-only home, full disk) the previous index still answers, with a warning; a damaged
     index is rebuilt once before giving up with what to do. `searching=False`: only lookups by
     rule number, which do not open Whoosh."""
-
     state_home = home()
     ensure_fresh(state_home)
     try:
@@ -65,7 +64,6 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
 
 def _damaged(state_home: Path) -> bool:
     """Whether the live build is missing, or not what the build wrote."""
-
     current = read_current(state_home)
     return current is None or bool(live_damage(state_home, current, full=True))
 
@@ -73,7 +71,6 @@ def _damaged(state_home: Path) -> bool:
 def _open_live(state_home: Path, searching: bool) -> Engine:
     """The live build's engine. A build that finished meanwhile swapped in its folder and
     removed ours: then the new one is opened (the race is no damage)."""
-
     opened = (read_current(state_home) or {}).get("dir")
     try:
         return _open(state_home, searching)
@@ -86,7 +83,6 @@ def _open_live(state_home: Path, searching: bool) -> Engine:
 def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
     """After a failed read: if the live build is not what was written, rebuild it and say so
     (ClickException); else return, and the error is the caller's."""
-
     current = read_current(state_home)
     damaged = live_damage(state_home, current, full=True) if current else []
     if not damaged:
@@ -103,7 +99,6 @@ def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
 def ensure_fresh(state_home: Path) -> None:
     """Index the sources if they changed. A failed refresh leaves the previous index answering
     with a warning; with no index at all it is an error that says what to do."""
-
     try:
         current = read_current(state_home)
         damaged = live_damage(state_home, current) if current else []
@@ -145,7 +140,6 @@ def build_with_progress(state_home: Path, force: bool, verified: str | None = No
 
 
 def _open(state_home: Path, searching: bool) -> Engine:
-
     current = read_current(state_home)
     if current is None:
         raise IndexError_("no index; run `mtgrules index --rebuild`")
@@ -181,7 +175,6 @@ def hand_off() -> bytes:
     """The hand-off file (records.jsonl), current (indexing first if the sources changed) and
     whole: a missing, cut or changed file is written again by a rebuild. Read once: the check
     and the caller share the bytes."""
-
     ensure_fresh(home())
     path = paths.records_file(home())
     try:
@@ -198,5 +191,4 @@ def hand_off() -> bytes:
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
     """The current hand-off records."""
-
     return list(read_jsonl(hand_off().splitlines(), langs))

@@ -21,7 +21,6 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     English rules a translation lacks and numbers English lacks, translator notes, and
     translated rules whose English-named items, list items or cited rules disagree with their
     English counterpart. Exits 1 when it reports problems, 0 when the library is clean."""
-
     if against != "en":
         raise click.BadParameter(
             "only the English rules are a reference (en)", param_hint="--against"

@@ -38,7 +38,6 @@ def command(
     between two editions of one language. RULE (205, 205.4, 205.4d) narrows the list to that
     part. A renumbered rule is paired first, and its subrules with the subrules of its new
     number."""
-
     with problems_as_errors():
         payload = payloads.diff(
             library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography

@@ -64,7 +64,6 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
 
 def _resolved(edition: str | None) -> str | None:
     """`latest` as the newest English edition of the current build."""
-
     if edition is None:
         return None
     return resolve_edition(edition, (read_current(home()) or {}).get("english_editions", []))
@@ -72,6 +71,5 @@ def _resolved(edition: str | None) -> str | None:
 
 def _failures() -> list[str]:
     """The sources the current index could not ingest, one line each."""
-
     current = read_current(home()) or {}
     return list(current.get("failures", []))

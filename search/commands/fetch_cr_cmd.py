@@ -35,7 +35,6 @@ def command(edition: str, media_url: str | None, rules_page: str | None) -> None
 def fetched_name(data: bytes, edition: str, url: str) -> str:
     """A name of our own, never the server's: MagicCompRules-YYYYMMDD.txt, the date asked for,
     else the one in the address, else the one the text states."""
-
     if edition != "latest":
         return f"MagicCompRules-{edition}.txt"
     if found := re.search(r"(?<!\d)(20\d{6})(?!\d)", url):

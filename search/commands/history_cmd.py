@@ -30,7 +30,6 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     """Show when a rule appeared, changed, moved (was renumbered) and disappeared. RULE is a
     number in the edition given (or the newest that has it), or a translation's own key
     (205.2c@FILE)."""
-
     if "@" in rule:
         _own_key(rule, as_json)
         return
@@ -52,7 +51,6 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
 
 def _own_key(key: str, as_json: bool) -> None:
     """A translated rule with no English counterpart: what it is, and why it has no history."""
-
     records = [r for r in library_records() if r.key == key and r.kind == "rule"]
     if not records:
         raise click.ClickException(f"no translated rule with the key {key}; see `mtgrules sources`")

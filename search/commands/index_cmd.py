@@ -17,7 +17,6 @@ from search.session import build_with_progress
 @json_option
 def command(rebuild: bool, as_json: bool) -> None:
     """Build (or refresh) the search index from every source in the library."""
-
     current = read_current(home())
     damaged = live_damage(home(), current, full=True) if current and not rebuild else []
     if damaged:

@@ -24,7 +24,6 @@ def json_option(func: F) -> F:
 def parse_languages(
     ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
 ) -> tuple[str, ...]:
-
     try:
         return validate_languages(value)
     except UnknownLanguageError as error:
@@ -65,7 +64,6 @@ class EditionDate(click.ParamType):
     name = "date"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
-
         edition = typed_edition(str(value))
         if edition is None:
             self.fail(f"{value!r} is not a date; {EDITION_FORMS}", param, ctx)
@@ -77,7 +75,6 @@ EDITION = EditionDate()
 
 def result_options(func: F) -> F:
     """--lang, --show, --kind, --edition: which records a search or lookup returns and shows."""
-
     func = click.option(
         "--edition",
         type=EDITION,
@@ -109,7 +106,6 @@ def result_options(func: F) -> F:
 
 
 def filters_from(options: dict[str, Any]):
-
     langs = tuple(options.get("langs") or ())
     filters = Filters(
         langs=langs,
@@ -121,7 +117,6 @@ def filters_from(options: dict[str, Any]):
 
 
 def show_results(results, show, matched) -> None:
-
     if render.use_rich():
         render.echo_rich(results, show, matched)
     else:

@@ -14,7 +14,6 @@ from search.safe_text import echo
 def command(documents: tuple[str, ...]) -> None:
     """Remove added documents, each named by its file name or the start of its SHA-256 (both
     shown by `mtgrules sources`). The index follows at the next command."""
-
     failed = False
     for wanted in documents:
         try:

@@ -26,7 +26,6 @@ from search.session import open_engine
 @json_option
 def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
-
     text = " ".join(query)
     try:
         validate(text)  # before any indexing: a malformed query is the user's to fix first

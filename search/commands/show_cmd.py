@@ -22,7 +22,6 @@ from search.session import open_engine
 @json_option
 def command(rule: str, as_json: bool, **options: object) -> None:
     """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section."""
-
     filters, show = filters_from(options)
     with open_engine(searching=False) as engine, problems_as_errors():
         payload, results = payloads.show(engine, rule, filters, show)

@@ -21,7 +21,6 @@ from search.safe_text import echo, echo_json
 )
 def command(as_json: bool, dropped: bool | None) -> None:
     """List the documents in the library and what was made of them."""
-
     payload = payloads.sources(home())
     summaries = payload["documents"]
     if as_json:

@@ -18,7 +18,6 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     """List the translated rules whose English counterpart changed after the English edition
     they follow (for a translation aligned by content: after the oldest loaded edition), each
     with the English word diff."""
-
     langs = tuple(lang for lang in langs if lang != "en")
     with problems_as_errors():
         payload = payloads.stale(library_records((*langs, "en")) if langs else [], langs)

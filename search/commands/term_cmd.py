@@ -16,7 +16,6 @@ from search.session import open_engine
 def command(words: tuple[str, ...], as_json: bool) -> None:
     """Look a term up in the term base, in any language: 'leggendario', 'légendaire', 'land
     type', 'Indizio'."""
-
     with open_engine() as engine, problems_as_errors():
         payload = payloads.term(engine, " ".join(words))
     phrase = payload["query"]

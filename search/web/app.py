@@ -58,7 +58,6 @@ class Library:
         self._records: Any = None
 
     def engine(self) -> Any:
-
         current = read_current(self.home)
         if current is None:
             raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
@@ -74,7 +73,6 @@ class Library:
     def records(self) -> Any:
         """The hand-off records of the live build (read once per build: the translators'
         pages need them all)."""
-
         self.engine()
         with self._lock:
             if self._records is None:
@@ -84,7 +82,6 @@ class Library:
 
 
 def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
-
     query = request.query_params
     try:
         langs = validate_languages([v for v in query.getlist("lang") if v])
@@ -111,7 +108,6 @@ def _limit(request: Request, default: int = 5) -> int:
 
 
 def _langs(request: Request) -> tuple[str, ...]:
-
     try:
         return tuple(validate_languages([v for v in request.query_params.getlist("lang") if v]))
     except UnknownLanguageError as error:
@@ -164,7 +160,6 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_history(library: Library, request: Request) -> dict[str, Any]:
-
     edition = request.query_params.get("edition")
     at = typed_edition(edition) if edition else None
     if edition and at is None:
@@ -204,7 +199,6 @@ def linked(
 ) -> Markup:
     """A record's text escaped, each cited rule a link (to a rule the library has), the words
     the query matched marked as the terminal marks them."""
-
     text = record.text
     links = [(m.start(1), m.end(1), "link") for m in CITATION.finditer(text)]
     marks = [
