@@ -315,7 +315,7 @@ def main() -> int:
 
     current = read_current(home)
     assert current is not None
-    engine = Engine(paths.index_root(home) / current["dir"], current.get("english_editions", []))
+    engine = Engine.of_build(home, current)
     connection = sqlite3.connect(work / "fts.db")
     # First seen: each query of a fresh list asked once of a warm engine (no answer cached).
     ours, theirs, plain = [], [], []

@@ -10,6 +10,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus import paths
 from corpus.dates import resolve_edition
 from corpus.languages import LANGUAGES
 from corpus.mechanics import by_english, owned_rules, result_key
@@ -53,6 +54,12 @@ class Engine:
         self.partial = False
         # Answers by (query, filters, limit), oldest first: an engine serves one build.
         self._answers: dict[tuple[str, Filters, int], Any] = {}
+
+    @classmethod
+    def of_build(cls, home: Path, current: dict[str, Any]) -> Engine:
+        """The engine of the build `current` (a home's CURRENT) names."""
+        folder = paths.index_root(home) / current["dir"]
+        return cls(folder, current.get("english_editions", []))
 
     @cached_property
     def searcher(self) -> Any:

@@ -143,9 +143,7 @@ def _open(state_home: Path, searching: bool) -> Engine:
     current = read_current(state_home)
     if current is None:
         raise IndexError_("no index; run `mtgrules index --rebuild`")
-    engine = Engine(
-        paths.index_root(state_home) / current["dir"], current.get("english_editions", [])
-    )
+    engine = Engine.of_build(state_home, current)
     # Touch the files now, not in the middle of a query.
     engine.versions.db.execute("SELECT count(*) FROM versions").fetchone()
     if searching:

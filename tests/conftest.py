@@ -83,7 +83,6 @@ def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def seeds_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """An engine over the embedded seeds alone, built once for the session."""
-    from corpus import paths
     from indexer.build import build
     from indexer.store import read_current
     from search.engine import Engine
@@ -94,6 +93,6 @@ def seeds_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
         build(home)
         current = read_current(home)
         assert current is not None
-        opened = Engine(paths.index_root(home) / current["dir"], current["english_editions"])
+        opened = Engine.of_build(home, current)
         yield opened
         opened.close()

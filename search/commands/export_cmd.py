@@ -56,8 +56,7 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
         with open_engine() as engine:
             echo(exports.to_tbx(engine.termbase, langs), nl=False)
         return
-    records = library_records()
-    units = exports.units(records, langs, _resolved(edition))
+    units = exports.units(library_records(), langs, _resolved(edition))
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
     echo(text, nl=False)
 

@@ -65,8 +65,7 @@ class Library:
             if current["dir"] != self._dir:
                 if self._engine is not None:
                     self._engine.close()
-                folder = paths.index_root(self.home) / current["dir"]
-                self._engine = Engine(folder, current.get("english_editions", []))
+                self._engine = Engine.of_build(self.home, current)
                 self._dir, self._records = current["dir"], None
             return self._engine
 
