@@ -41,6 +41,10 @@ def looks_like_html(text: str) -> bool:
 
 def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
     """The page's text, one block per line, and the chrome lines (1-based) with their reason."""
+    from corpus.pdftohtml import looks_like_pdftohtml, pdftohtml_lines
+
+    if looks_like_pdftohtml(html):  # a PDF's pages as positioned text: read as the PDF reads
+        return pdftohtml_lines(html)
     from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, Tag
 
     soup = BeautifulSoup(html, "html.parser")

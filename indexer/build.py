@@ -17,6 +17,7 @@ from pathlib import Path
 
 from corpus import library, paths
 from corpus.alignment import align_documents, overrides
+from corpus.documents import doc_of_layout
 from corpus.enrichment import with_terms
 from corpus.following import edition_numbers, followings
 from corpus.paths import TERMBASE, TERMBASE_READY
@@ -106,7 +107,7 @@ def _build_in_full(
     home = plan.home
     english: dict[str, list[str]] = {}
     for document in sorted(documents, key=lambda d: d.source):
-        if document.lang == "en" and document.edition:
+        if document.lang == "en" and document.edition and doc_of_layout(document.layout) == "cr":
             english.setdefault(document.edition, []).append(document.source)
     raw = list(library.records(tuple(documents)))
     documents.clear()

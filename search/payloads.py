@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpus import library
 from corpus.dates import resolve_edition, typed_edition
+from corpus.documents import doc_of_key, doc_of_layout, written_key
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
 from corpus.numbers import RuleNumber, cited_numbers
@@ -38,9 +39,12 @@ def search(
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
+        part = written_key(text)
         number = as_number(text)
         matched: set[str] = set()
-        if number:
+        if part:
+            results = engine.lookup_part(part, filters)
+        elif number:
             results = engine.lookup(number, filters)
         else:
             results, matched = engine.search(text, filters, limit)
@@ -48,6 +52,7 @@ def search(
         status = 404 if "no text of edition" in str(error) else 400
         raise Problem(str(error), status) from None
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
+    number = number or part  # type: ignore[assignment]
     if not number and results and getattr(engine, "partial", False):
         payload["missing"] = engine.missing  # some of the words only: these were found nowhere
     if not results and not number:
@@ -61,6 +66,9 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
+    part = written_key(rule)  # "MTR 2.3", "ipg3.1", "JAR serious problems"
+    if part is not None:
+        return _show_part(engine, rule, part, filters, show)
     number = as_number(rule)
     if number is None:
         raise Problem(
@@ -82,6 +90,35 @@ def show(
         "results": [r.to_json(show) for r in results],
         "refers_to": [n for n in cites if n not in keys],
         "referred_by": engine.referring_to(number.number),
+    }
+    return payload, results
+
+
+def _show_part(
+    engine: Engine, asked: str, part: str, filters: Filters, show: Sequence[str]
+) -> tuple[dict[str, Any], list[Result]]:
+    """One part of a judge document (a chapter with its sections, a section, an appendix) and
+    its citations: other parts of the judges' documents and rules of the CR."""
+    from corpus.citations import citations
+
+    results = engine.lookup_part(part, filters)
+    if not results:
+        raise Problem(
+            f"no {part} in the library; add the document with `mtgrules add`, "
+            f"or try `mtgrules search {asked}`",
+            404,
+        )
+    keys = {r.key for r in results}
+    cites: dict[str, None] = {}
+    for result in results:
+        for record in result.records:
+            cites.update(dict.fromkeys(c.target for c in citations(record.text, record.key)))
+    payload = {
+        "query": asked,
+        "document": doc_of_key(part),
+        "results": [r.to_json(show) for r in results],
+        "refers_to": [c for c in cites if c not in keys],
+        "referred_by": engine.referring_to(part),
     }
     return payload, results
 
@@ -231,13 +268,21 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     return {"problems": [asdict(p) for p in problems]}
 
 
+def _is_cr(document: Any) -> bool:
+    """A CR document (its editions are the English editions translations follow), not a judge's."""
+    return doc_of_layout(document.layout) == "cr"
+
+
 def sources(home: Path) -> dict[str, Any]:
     """{"documents": [...], "failures": [...]}: every document with what was made of it."""
     loaded = library.load(home)
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
-    english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
+    english = sorted(
+        {d.edition for d in loaded.documents if d.lang == "en" and d.edition and _is_cr(d)}
+    )
     follows = followings(record for d in loaded.documents for record in d.records)
     for summary in summaries:
+        summary["document"] = doc_of_layout(summary["format"])  # cr, mtr, ipg or jar
         following = follows.get(summary["source"])
         summary["follows"] = (
             {**asdict(following), "evidence": following.evidence()} if following else None

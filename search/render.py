@@ -30,6 +30,9 @@ def heading(result: Result) -> str:
         parts.append(f"(CR {english['rule']})")
     if title and title != result.key:
         parts.append(f"— {title}")
+    penalty = next((r.penalty for r in result.records if r.penalty), None)
+    if penalty:  # an IPG infraction's
+        parts.append(f"· penalty: {penalty}")
     if english["terms"]:
         parts.append(f"[{', '.join(english['terms'][:8])}]")
     return " ".join(parts)
