@@ -164,10 +164,15 @@ def diff(
     langs: Sequence[str],
     rule: str | None,
     ignore_typography: bool,
+    doc: str = "cr",
 ) -> dict[str, Any]:
-    """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several."""
+    """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several. `doc`:
+    which document's editions (cr, mtr, ipg, jar): each has its own."""
     from corpus.editions import by_edition, compare
 
+    records = [r for r in records if doc_of_key(r.key) == doc]
+    if doc != "cr":
+        return _judge_diff(records, from_, to, rule, ignore_typography, doc)
     part = RuleNumber.written(rule) if rule else None
     if rule and part is None:
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
@@ -182,6 +187,40 @@ def diff(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
         )
     return payloads[0] if len(payloads) == 1 else {"diffs": payloads}
+
+
+def _judge_diff(
+    records: Sequence[Record],
+    from_: str,
+    to: str,
+    rule: str | None,
+    ignore_typography: bool,
+    doc: str,
+) -> dict[str, Any]:
+    from corpus.editions import by_edition
+    from corpus.judge_editions import compare_parts
+
+    editions = by_edition(records, "en")
+    if not editions:
+        raise Problem(f"no {doc.upper()} in the library; add it with `mtgrules add`", 404)
+    old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+    changes = compare_parts(editions[old], editions[new], ignore_typography=ignore_typography)
+    if rule:
+        wanted = written_key(rule if rule.lower().startswith(doc) else f"{doc} {rule}")
+        changes = [
+            c
+            for c in changes
+            if any(
+                r and (r.key == wanted or r.key.startswith(f"{wanted}.")) for r in (c.old, c.new)
+            )
+        ]
+    return {
+        "document": doc,
+        "from": old,
+        "to": new,
+        "lang": "en",
+        "changes": [c.to_json() for c in changes],
+    }
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
@@ -204,6 +243,10 @@ def history(
     from corpus.editions import by_edition
     from corpus.editions import history as events_of
 
+    part = written_key(rule)
+    if part is not None:
+        return _part_history(records, part, edition, ignore_typography)
+    records = [r for r in records if doc_of_key(r.key) == "cr"]  # the MTR's dates are its own
     written = RuleNumber.written(rule)  # else a translation's own key, 205.2c@FILE
     number = str(written) if written else rule.strip()
     editions = by_edition(records, "en")
@@ -220,6 +263,20 @@ def history(
         where = f"English {edition}" if edition else "any loaded English edition"
         raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
     return {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
+
+
+def _part_history(
+    records: Sequence[Record], part: str, edition: str | None, ignore_typography: bool
+) -> dict[str, Any]:
+    from corpus.editions import by_edition
+    from corpus.judge_editions import part_history
+
+    doc = doc_of_key(part)
+    editions = by_edition([r for r in records if doc_of_key(r.key) == doc], "en")
+    events = part_history(part, list(editions.items()), ignore_typography=ignore_typography)
+    if not events:
+        raise Problem(f"no {part} in any loaded edition; see `mtgrules sources`", 404)
+    return {"rule": part, "edition": edition, "history": [asdict(e) for e in events]}
 
 
 def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
