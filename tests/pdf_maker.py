@@ -24,3 +24,24 @@ def two_column_pdf(path: Path, pages: list[tuple[list[str], list[str]]]) -> Path
         pdf.text(100, 290, f"Pagina {number}")
     pdf.output(str(path))
     return path
+
+
+def text_pdf(path: Path, pages: list[list[str]], header: str) -> Path:
+    """One column of lines per page under a running header, a page number at the foot: a
+    document as Wizards prints it (its text transliterated to the PDF core font's Latin-1)."""
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(False)
+    for number, lines in enumerate(pages, start=1):
+        pdf.add_page()
+        pdf.set_font("Helvetica", size=7)
+        pdf.text(15, 10, header)
+        for row, line in enumerate(lines):
+            pdf.text(15, 20 + row * 5, _latin1(line))
+        pdf.text(190, 290, str(number))
+    pdf.output(str(path))
+    return path
+
+
+def _latin1(text: str) -> str:
+    table = str.maketrans({"—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "•": "-"})
+    return text.translate(table).encode("latin-1", "replace").decode("latin-1")

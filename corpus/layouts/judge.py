@@ -137,6 +137,11 @@ def parse_for(doc: str, ctx: Context) -> Parsed:
             index += used - 1
             rest = _fold(printed)[len(heading.folded) :]
             penalty = next((p for p in PENALTIES if _fold(p) == rest), None)
+            infraction = "—" in heading.title  # "Tournament Error — Tardiness"
+            if infraction and not rest and index < len(rows) and rows[index][1] in PENALTIES:
+                penalty = rows[index][1]  # printed below its heading: a line of its own
+                last_line = rows[index][0]
+                index += 1
             changelog = heading.changelog
             if changelog:
                 for line, shown in rows[index - used : index]:
