@@ -15,8 +15,7 @@ from hypothesis import strategies as st
 from corpus.citations import cited_keys
 from corpus.documents import doc_of_key, written_key
 from corpus.ingest import ingest_bytes
-from corpus.layouts import Context
-from corpus.layouts import infraction_guide, judging_at_regular, tournament_rules
+from corpus.layouts import Context, infraction_guide, judging_at_regular, tournament_rules
 from corpus.records import Document
 from search.cli import cli
 from tests.pdf_maker import text_pdf
@@ -129,7 +128,7 @@ def test_keys_never_collide_with_cr_numbers() -> None:
 
 
 def test_citations_name_their_documents() -> None:
-    """"see section 4.4" in the MTR, "MTR section 4.3" in the IPG, "rule 704.5j" and "CR 704"."""
+    """ "see section 4.4" in the MTR, "MTR section 4.3" in the IPG, "rule 704.5j" and "CR 704"."""
     assert cited_keys("see section 4.4 and rule 704.5j, CR 704", "MTR 4.2") == [
         "MTR 4.4",
         "704.5j",
@@ -154,7 +153,7 @@ def test_the_mtr_as_a_pdf_reads_as_the_html(shared_data: Path, tmp_path: Path) -
     document = ingest_bytes(pdf.read_bytes(), "mtr.pdf")
     assert document.layout == "tournament-rules" and document.edition == "2025-11-10"
     assert list(sections(document)) == list(sections(html))
-    assert not any("Magic: The Gathering Tournament Rules" == r.text for r in document.records)
+    assert not any(r.text == "Magic: The Gathering Tournament Rules" for r in document.records)
 
 
 @settings(max_examples=60, deadline=None)
@@ -211,9 +210,10 @@ def test_show_an_infraction_with_its_penalty(
     assert "IPG 3.1 — Tournament Error — Tardiness · penalty: Game Loss" in run(
         judge_home, monkeypatch, "show", "ipg 3.1"
     )
-    assert "MTR 4.3" in json.loads(run(judge_home, monkeypatch, "show", "IPG 2.1", "--json"))[
-        "refers_to"
-    ]
+    assert (
+        "MTR 4.3"
+        in json.loads(run(judge_home, monkeypatch, "show", "IPG 2.1", "--json"))["refers_to"]
+    )
 
 
 def test_search_by_document(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -236,9 +236,7 @@ def test_diff_between_two_mtr_editions(judge_home: Path, monkeypatch: pytest.Mon
         )
     )  # fmt: skip
     changed = [c["to"] for c in payload["changes"]]
-    assert {"MTR 3.7", "MTR 6.3", "MTR 6.4", "MTR 6.6", "MTR 6.7", "MTR appendix-d"} <= set(
-        changed
-    )
+    assert {"MTR 3.7", "MTR 6.3", "MTR 6.4", "MTR 6.6", "MTR 6.7", "MTR appendix-d"} <= set(changed)
     assert "MTR 1.1" not in changed and "MTR 3.10" not in changed
     assert all(c["status"] == "changed" for c in payload["changes"])
 
