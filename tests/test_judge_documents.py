@@ -266,3 +266,22 @@ def test_infraction_names_in_other_languages(
     output = run(judge_home, monkeypatch, "term", "déclenchement oublié")
     assert "innesco dimenticato" in output and "disparo olvidado" in output
     assert "IPG 2.1" in output
+
+
+def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:
+    """/doc/ipg/2.1: the infraction with its penalty, its edition and its citations as links;
+    the search page has the document filter."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    page = client.get("/doc/ipg/2.1")
+    assert page.status_code == 200
+    assert "Infraction Procedure Guide IPG 2.1" in page.text
+    assert "penalty: No Penalty" in page.text and "2024-09-23" in page.text
+    assert '<a href="/doc/mtr/4.3">MTR section 4.3</a>' in page.text
+    assert client.get("/doc/mtr/2.3").text.count('href="/doc/mtr/2.2"') >= 1
+    search = client.get("/", params={"q": "tardiness", "doc": "ipg"})
+    assert 'name="doc" value="ipg" checked' in search.text
+    assert 'href="/doc/ipg/3.1"' in search.text

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -23,7 +24,9 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from corpus import paths
+from corpus.citations import citations as cited_in
 from corpus.dates import EDITION_FORMS, typed_edition
+from corpus.documents import DOCUMENTS, doc_of_key
 from corpus.languages import UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
 from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
@@ -96,7 +99,13 @@ def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
             raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
     show = tuple(validate_languages([v for v in query.getlist("show") if v]))
     every = query.get("all_editions", "") in ("1", "true", "yes")
-    return Filters(langs=tuple(langs), kinds=kinds, edition=edition, all_editions=every), show
+    docs = tuple(d for raw in query.getlist("doc") for d in raw.split(",") if d)
+    if any(d not in DOCUMENTS for d in docs):
+        raise payloads.Problem(f"unknown doc; valid: {', '.join(DOCUMENTS)}", 400)
+    filters = Filters(
+        langs=tuple(langs), kinds=kinds, edition=edition, all_editions=every, docs=docs
+    )
+    return filters, show
 
 
 def _limit(request: Request, default: int = 5) -> int:
@@ -188,6 +197,8 @@ def _environment() -> Environment:
         autoescape=select_autoescape(("html",), default=True),
     )
     environment.filters["linked"] = linked
+    environment.filters["rule_href"] = rule_href
+    environment.globals["DOC_NAMES"] = DOCUMENTS
     environment.globals["LANG_NAMES"] = LANG_NAMES
     environment.globals["LOW_CONFIDENCE"] = LOW_CONFIDENCE
     return environment
@@ -199,7 +210,12 @@ def linked(
     """A record's text escaped, each cited rule a link (to a rule the library has), the words
     the query matched marked as the terminal marks them."""
     text = record.text
-    links = [(m.start(1), m.end(1), "link") for m in CITATION.finditer(text)]
+    judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
+    links = (
+        [(c.start, c.end, c.target) for c in judged]
+        if judged or record.key[:4] in ("MTR ", "IPG ", "JAR ")
+        else [(m.start(1), m.end(1), m[1]) for m in CITATION.finditer(text)]
+    )
     marks = [
         (start, end, "mark")
         for start, end in matched_spans(text, record.lang, matched or set())
@@ -214,13 +230,21 @@ def linked(
         piece = text[start:end]
         if kind == "mark":
             pieces.append(Markup("<mark>{}</mark>").format(piece))
-        elif known is None or piece in known:
-            pieces.append(Markup('<a href="/rule/{0}">{0}</a>').format(piece))
+        elif known is None or kind in known:
+            pieces.append(Markup('<a href="{0}">{1}</a>').format(rule_href(kind), piece))
         else:
             pieces.append(escape(piece))
         position = end
     pieces.append(escape(text[position:]))
     return Markup("").join(pieces)
+
+
+def rule_href(key: str) -> str:
+    """A rule's page, or a judge document's part's: /rule/704.5j, /doc/mtr/2.3."""
+    doc = doc_of_key(key)
+    if doc == "cr":
+        return f"/rule/{quote(key, safe='')}"
+    return f"/doc/{doc}/{quote(key[4:], safe='')}"
 
 
 TEMPLATES: list[Environment] = []  # made at the first page
@@ -238,6 +262,7 @@ async def home_page(request: Request) -> Response:
     q = request.query_params.get("q", "").strip()
     context: dict[str, Any] = {"q": q, "langs": request.query_params.getlist("lang")}
     context["kinds"] = request.query_params.getlist("kind")
+    context["docs"] = request.query_params.getlist("doc")
     if not q:
         return page("search.html", title="mtgrules — the rules side by side", results=[], **context)
     try:
@@ -252,6 +277,7 @@ async def home_page(request: Request) -> Response:
         )  # fmt: skip
     engine = library.engine()
     cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
+    cited |= {c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)}
     return page(
         "search.html",
         title=f"{q} — mtgrules",
@@ -266,10 +292,20 @@ async def home_page(request: Request) -> Response:
 
 
 async def rule_page(request: Request) -> Response:
+    return await _rule_page(request, request.path_params["rule"])
+
+
+async def doc_page(request: Request) -> Response:
+    """/doc/mtr/2.3: a part of a judge document, on the rule page (the penalty, the edition,
+    the citations as links)."""
+    doc, part = request.path_params["doc"], request.path_params["part"]
+    return await _rule_page(request, f"{doc.upper()} {part}")
+
+
+async def _rule_page(request: Request, rule: str) -> Response:
     from corpus.editions import word_diff
 
     library: Library = request.app.state.library
-    rule = request.path_params["rule"]
     try:
         filters, show = _filters(request)
         payload, results = await _in_thread(payloads.show, library.engine(), rule, filters, show)
@@ -352,6 +388,7 @@ def create_app(home: Path) -> Starlette:
     routes = [
         Route("/", home_page),
         Route("/rule/{rule:str}", rule_page),
+        Route("/doc/{doc:str}/{part:str}", doc_page),
         Route("/history/{rule:str}", history_page),
         Route("/term/{term:str}", term_page),
         Route("/diff", diff_page),
