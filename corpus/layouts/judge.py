@@ -53,6 +53,11 @@ class Heading:
     changelog: bool = False
 
 
+def _is_contents(text: str) -> bool:
+    """A line of the contents: a dot leader (checked cheaply first: the pattern backtracks)."""
+    return ("...." in text or ". . . ." in text) and bool(LEADER.search(text))
+
+
 def _fold(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.casefold())
 
@@ -63,7 +68,7 @@ def _contents(rows: list[tuple[int, str]]) -> tuple[list[Heading], set[int]]:
     rows_used: set[int] = set()
     in_appendix = False
     for index, (_, text) in enumerate(rows[:400]):
-        if not LEADER.search(text):
+        if not _is_contents(text):
             continue
         rows_used.add(index)
         entry = ENTRY.match(LEADER.sub("", text))
@@ -203,7 +208,7 @@ def _heading_at(
     heading is missing from the body), and how many rows it takes (a number may stand on its
     own line before its title); (None, 0) when it is text."""
     text = rows[index][1]
-    if LEADER.search(text):
+    if _is_contents(text):
         return None, 0
     folded = _fold(text)
     with_next = folded + _fold(rows[index + 1][1]) if index + 1 < len(rows) else folded
