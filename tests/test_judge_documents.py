@@ -285,3 +285,15 @@ def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:
     search = client.get("/", params={"q": "tardiness", "doc": "ipg"})
     assert 'name="doc" value="ipg" checked' in search.text
     assert 'href="/doc/ipg/3.1"' in search.text
+
+
+def test_cr_lookups_unchanged_beside_the_judge_documents(
+    judge_home: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """show 205.4 and 205 answer the same with the MTR, IPG and JAR loaded as without them."""
+    run(home, monkeypatch, "index")  # the seeds alone
+    for rule in ("205.4", "205", "205.4d."):
+        beside = json.loads(run(judge_home, monkeypatch, "show", rule, "--json"))
+        alone = json.loads(run(home, monkeypatch, "show", rule, "--json"))
+        assert beside == alone
+        assert {r["document"] for r in beside["results"]} == {"cr"}
