@@ -28,7 +28,8 @@ def two_column_pdf(path: Path, pages: list[tuple[list[str], list[str]]]) -> Path
 
 def text_pdf(path: Path, pages: list[list[str]], header: str) -> Path:
     """One column of lines per page under a running header, a page number at the foot: a
-    document as Wizards prints it (its text transliterated to the PDF core font's Latin-1)."""
+    document as Wizards prints it (its text transliterated to the PDF core font's Latin-1). A
+    tab in a line sets what follows right-aligned on the same line (an IPG heading's penalty)."""
     pdf = FPDF(format="A4")
     pdf.set_auto_page_break(False)
     for number, lines in enumerate(pages, start=1):
@@ -36,7 +37,10 @@ def text_pdf(path: Path, pages: list[list[str]], header: str) -> Path:
         pdf.set_font("Helvetica", size=7)
         pdf.text(15, 10, header)
         for row, line in enumerate(lines):
-            pdf.text(15, 20 + row * 5, _latin1(line))
+            left, _, right = _latin1(line).partition("\t")  # a tab: the rest right-aligned
+            pdf.text(15, 20 + row * 5, left)
+            if right:
+                pdf.text(195 - pdf.get_string_width(right), 20 + row * 5, right)
         pdf.text(190, 290, str(number))
     pdf.output(str(path))
     return path

@@ -156,6 +156,29 @@ def test_the_mtr_as_a_pdf_reads_as_the_html(shared_data: Path, tmp_path: Path) -
     assert not any(r.text == "Magic: The Gathering Tournament Rules" for r in document.records)
 
 
+def test_the_ipg_as_a_pdf_keeps_its_right_aligned_penalties(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """The IPG as a PDF, each infraction's penalty right-aligned on its heading's line: the
+    same sections and the same penalties as the HTML."""
+    from corpus.ingest import extract
+
+    path = shared_data / "judge" / "IPG-20240923.html"
+    html = ingest_bytes(path.read_bytes(), path.name)
+    lines, aside, _ = extract(path.read_bytes(), "x")
+    pattern = re.compile(r"^(\d\.\d\. .+ — .+?) (No Penalty|Warning|Game Loss|Match Loss|Disq\w+)$")
+    text = [pattern.sub("\\1\t\\2", line) for n, line in enumerate(lines, 1) if n not in aside]
+    assert sum("\t" in line for line in text) == len(PENALTIES)
+    pages = [text[i : i + 50] for i in range(0, len(text), 50)]
+    pdf = text_pdf(tmp_path / "ipg.pdf", pages, "Magic Infraction Procedure Guide")
+    document = ingest_bytes(pdf.read_bytes(), "ipg.pdf")
+    assert document.layout == "infraction-procedure-guide"
+    assert list(sections(document)) == list(sections(html))
+    assert {r.key: r.penalty for r in document.records if r.penalty} == {
+        f"IPG {n}": p for n, p in PENALTIES.items()
+    }
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(max_size=60), max_size=40))
 def test_judge_parsers_never_crash(lines: list[str]) -> None:
