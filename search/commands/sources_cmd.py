@@ -6,6 +6,7 @@ from collections import Counter
 
 import click
 
+from corpus.documents import DOCUMENTS
 from corpus.paths import home
 from search import payloads
 from search.commands.options import json_option
@@ -33,6 +34,8 @@ def command(as_json: bool, dropped: bool | None) -> None:
             f"{summary['source']}  lang={summary['lang']}  edition={edition}"
             f"  format={summary['format']}"
         )
+        if summary.get("document", "cr") != "cr":
+            echo(f"  document: {summary['document']} ({DOCUMENTS[summary['document']]})")
         echo(f"  records: {summary['records']} ({counts})")
         echo(f"  layout: {summary['format_reason']}")
         reasons = Counter(line["reason"] for line in summary["dropped"])
