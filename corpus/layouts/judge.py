@@ -104,7 +104,8 @@ def score_for(doc: str, lines: list[str]) -> tuple[float, str]:
     numbered = sum(1 for h in headings if h.part[:1].isdigit())
     if numbered < 5:
         return 0.2, f"a {NAMES[doc].replace('-', ' ')} title but {numbered} numbered contents"
-    return 0.97, f"title {rows[_title_row(rows)][1]!r}, contents naming {numbered} numbered headings"
+    title = rows[_title_row(rows)][1]
+    return 0.97, f"title {title!r}, contents naming {numbered} numbered headings"
 
 
 def _title_row(rows: list[tuple[int, str]]) -> int:
