@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import re
 
-PAGE = re.compile(r'<div id="page(\d+)-div" style="[^"]*?height:(\d+)px')
+PAGE = re.compile(r'<div id="page(\d+)-div" style="[^"]*?width:(\d+)px;height:(\d+)px')
 FRAGMENT = re.compile(
     r'<p style="position:absolute;top:(-?\d+)px;left:(-?\d+)px;[^"]*"[^>]*>(.*?)</p>', re.S
 )
@@ -39,7 +39,7 @@ def pdftohtml_lines(text: str) -> tuple[list[str], dict[int, str]]:
     pages = list(PAGE.finditer(text))
     for index, page in enumerate(pages):
         end = pages[index + 1].start() if index + 1 < len(pages) else len(text)
-        height = int(page[2])
+        height = int(page[3])
         rows: list[tuple[int, list[tuple[int, str]]]] = []
         # A fragment may hold several lines (<br/>): each its own, a line's height apart.
         fragments = sorted(
@@ -55,10 +55,8 @@ def pdftohtml_lines(text: str) -> tuple[list[str], dict[int, str]]:
                 rows[-1][1].append((left, piece))
             else:
                 rows.append((top, [(left, piece)]))
-        for top, pieces in rows:
-            line = _clean("".join(p for _, p in sorted(pieces)))
-            if not line:
-                continue
+        width = int(page[2])
+        for top, line in _in_columns(rows, width / 2):
             lines.append(line)
             edge = top > 0.88 * height or top < 0.06 * height
             if edge and PAGE_NUMBER.match(line):
@@ -66,6 +64,46 @@ def pdftohtml_lines(text: str) -> tuple[list[str], dict[int, str]]:
             elif line in titles:
                 chrome[len(lines)] = "boilerplate: running title"
     return lines, chrome
+
+
+Row = tuple[int, list[tuple[int, str]]]  # a line's top, its fragments (left, text)
+
+
+def _in_columns(rows: list[Row], middle: float) -> list[tuple[int, str]]:
+    """The page's lines, a two-column list (a ban list: "• Entomb • Time Vault") read a column
+    at a time: within a run of rows whose right half starts a bullet, the left column's lines
+    first, then the right's."""
+    split = [
+        (
+            top,
+            _clean("".join(p for x, p in sorted(pieces) if x < middle)),
+            _clean("".join(p for x, p in sorted(pieces) if x >= middle)),
+            _clean("".join(p for _, p in sorted(pieces))),
+        )
+        for top, pieces in rows
+    ]
+    columned = [right.startswith("•") for _, _, right, _ in split]
+    # A row between two column rows (a wrapped item, one column empty) is of the run too.
+    for index in range(1, len(split) - 1):
+        if not columned[index] and columned[index - 1] and any(columned[index + 1 : index + 3]):
+            columned[index] = True
+    out: list[tuple[int, str]] = []
+    index = 0
+    while index < len(split):
+        if not columned[index]:
+            top, _, _, line = split[index]
+            if line:
+                out.append((top, line))
+            index += 1
+            continue
+        end = index
+        while end < len(split) and columned[end]:
+            end += 1
+        run = split[index:end]
+        out += [(top, left) for top, left, _, _ in run if left]
+        out += [(top, right) for top, _, right, _ in run if right]
+        index = end
+    return out
 
 
 def _clean(text: str) -> str:

@@ -320,3 +320,12 @@ def test_cr_lookups_unchanged_beside_the_judge_documents(
         alone = json.loads(run(home, monkeypatch, "show", rule, "--json"))
         assert beside == alone
         assert {r["document"] for r in beside["results"]} == {"cr"}
+
+
+def test_ban_list_columns_read_one_at_a_time(shared_data: Path) -> None:
+    """The MTR's two-column ban lists are read a column at a time: each card its own item."""
+    legacy = next(r for r in judge(shared_data, "MTR-20251110").records if r.key == "MTR 6.6")
+    assert "• Memory Jar • Mental Misstep • Mind Twist • Mishra’s Workshop • Mox Emerald" in (
+        legacy.text
+    )
+    assert "(25 cards) • All cards that reference “playing for ante” (9 cards)" in legacy.text
