@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
+from corpus.documents import doc_of_key
 from corpus.following import followed
 from corpus.languages import SHOWN_ORDER
 from corpus.numbers import sort_key
@@ -47,7 +48,10 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
     follows. Asked for English alone: one unit per English record of that edition (the newest
     by default). Nothing is dropped: two documents of one language give two units."""
     wanted = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
-    english_editions = sorted({r.edition for r in records if r.lang == "en" and r.edition})
+    # The CR's English editions: a judge document's dates are its own (corpus/documents.py).
+    english_editions = sorted(
+        {r.edition for r in records if r.lang == "en" and r.edition and doc_of_key(r.key) == "cr"}
+    )
     newest = english_editions[-1] if english_editions else None
     english: dict[tuple[str, str, str, int], Record] = {}
     seen: Counter[tuple[str, str, str, str | None]] = Counter()

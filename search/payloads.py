@@ -284,6 +284,7 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     from corpus.editions import by_edition
     from corpus.editions import stale as stale_rules
 
+    records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     langs = [lang for lang in langs if lang != "en"]
     if not langs:
         raise Problem("give a translation's language with --lang: it, fr or es", 400)
@@ -300,6 +301,7 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     from corpus.editions import by_edition, rules_of
     from corpus.qa import coverage_problems, translation_problems, translator_notes
 
+    records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     english = by_edition(records, "en")
     dates = list(english)
     by_source: dict[str, list[Record]] = {}
