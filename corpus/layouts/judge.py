@@ -179,7 +179,7 @@ def parse_for(doc: str, ctx: Context) -> Parsed:
             )
         else:
             assert current is not None
-            builder.extend(current, line_number, text)
+            extend(builder, current, line_number, text)
     parsed = builder.finish()
     parsed.records = [
         r.but(penalty=penalties[r.key])
@@ -191,6 +191,20 @@ def parse_for(doc: str, ctx: Context) -> Parsed:
     if missing:
         builder.warn(f"contents name {len(missing)} headings not found in the body")
     return parsed
+
+
+HYPHEN_END = re.compile(r"[^\W\d_]-$")
+
+
+def extend(builder: Builder, draft: Draft, line_number: int, text: str) -> None:
+    """A line continuing a record. A line ending in a hyphen after a letter, before a lowercase
+    word, is a compound broken at the line ("invitation-" + "only"): these documents are not
+    hyphenated by the typesetter, so the hyphen is kept and no space put in."""
+    if draft.parts and HYPHEN_END.search(draft.parts[-1]) and text[:1].islower():
+        draft.parts[-1] += text
+        draft.last = line_number
+    else:
+        builder.extend(draft, line_number, text)
 
 
 def _printed(heading: Heading) -> str:

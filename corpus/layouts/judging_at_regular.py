@@ -12,6 +12,7 @@ import re
 from corpus.documents import key as doc_key
 from corpus.documents import slug
 from corpus.layouts.base import Builder, Context, Draft, Parsed, non_blank
+from corpus.layouts.judge import extend
 from corpus.layouts.numbered import TERMINAL
 
 NAME = "judging-at-regular"
@@ -81,7 +82,7 @@ def parse(ctx: Context) -> Parsed:
                 )
             )
         else:
-            builder.extend(current, line_number, text)
+            extend(builder, current, line_number, text)
         index += 1
     return builder.finish()
 
