@@ -10,14 +10,11 @@ from corpus.detect import detect_language
 from corpus.html_extract import html_lines, looks_like_html
 from corpus.languages import LANGUAGES
 from corpus.layouts import Context, detect_layout
+from corpus.library import MAX_BYTES, MAX_PDF_BYTES
 from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 from corpus.records import Document, Dropped
 from corpus.text import UnreadableError, decode_report, normalize, split_lines
 
-# The whole CR is about 1 MB as text (2 MB in UTF-16) and 2 MB as a PDF: past these a file is
-# not one rules document, and would take a build's memory with it.
-MAX_BYTES = 8 * 1024 * 1024
-MAX_PDF_BYTES = 32 * 1024 * 1024
 MAX_LINE = 100_000  # characters; the CR's longest line has a few thousand
 
 
@@ -32,7 +29,7 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     limit = MAX_PDF_BYTES if looks_like_pdf(data) else MAX_BYTES
     if len(data) > limit:
         raise IngestError(
-            f"{source}: {len(data) / 2**20:.0f} MB is more than a rules document (the whole CR "
+            f"{source}: over {limit // 2**20} MB, more than a rules document (the whole CR "
             f"is about 1 MB as text); give the rules alone, under {limit // 2**20} MB"
         )
     lines, set_aside, notes = extract(data, source)

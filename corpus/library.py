@@ -68,7 +68,9 @@ def document_paths(home: Path) -> list[Path]:
         return []
     found = []
     for path in sorted(folder.iterdir()):
-        if not path.is_file() or path.name.startswith("."):
+        # A symbolic link is never followed: put there by hand, it could name any file of
+        # the machine (/etc/passwd), which would then be read as a document.
+        if path.is_symlink() or not path.is_file() or path.name.startswith("."):
             continue
         try:
             path.name.encode("utf-8")
@@ -84,13 +86,29 @@ def document_paths(home: Path) -> list[Path]:
     return sorted(found)
 
 
+# The whole CR is about 1 MB as text (2 MB in UTF-16) and 2 MB as a PDF: past these a file is
+# not one rules document, and would take a build's memory with it (corpus.ingest refuses it).
+MAX_BYTES = 8 * 1024 * 1024
+MAX_PDF_BYTES = 32 * 1024 * 1024
+
+
+def read_bounded(path: Path) -> bytes:
+    """A file's bytes, but never more than one past the limit of its kind: enough to refuse
+    it, and `/dev/zero` or an endless pipe is not read to the end of memory."""
+    with path.open("rb") as data:
+        head = data.read(MAX_BYTES + 1)
+        if len(head) > MAX_BYTES and head[:1024].lstrip().startswith(b"%PDF-"):
+            head += data.read(MAX_PDF_BYTES + 1 - len(head))
+    return head
+
+
 def user_sources(home: Path) -> list[Source]:
     return [user_source(home, path.name) for path in document_paths(home)]
 
 
 def user_source(home: Path, name: str) -> Source:
     """One document the user added (OSError if it is gone)."""
-    return Source(name, (paths.documents(home) / name).read_bytes(), {})
+    return Source(name, read_bounded(paths.documents(home) / name), {})
 
 
 def all_sources(home: Path) -> list[Source]:
@@ -143,7 +161,8 @@ def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
     removed = 0
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
-            stale = time.time() - path.stat().st_mtime > older_than
+            # A time in the future (a clock set back, a copied file) is as stale as an old one.
+            stale = abs(time.time() - path.stat().st_mtime) > older_than
             if path.name.startswith((TEMPORARY, ".records.jsonl.tmp")) and stale:
                 path.unlink(missing_ok=True)
                 removed += 1
@@ -155,8 +174,22 @@ def stored_name(name: str, digest: str) -> str:
     else the start of its hash and a sanitized name (any bytes in, a safe name out)."""
     readable = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     safe = re.sub(r"[^\w.\-+()]+", "_", readable).strip("._") or "document"
-    safe = safe[:120]
+    safe = _cut(safe, NAME_BYTES)
     return safe if safe == name else f"{digest[:8]}-{safe}"
+
+
+NAME_BYTES = 200  # of a stored name's UTF-8: file systems allow 255 bytes, and a hash may lead
+
+
+def _cut(name: str, limit: int) -> str:
+    """The name cut to `limit` bytes of UTF-8 at a character's end, its extension kept."""
+    if len(name.encode("utf-8")) <= limit:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    suffix = f".{suffix}" if dot and stem and len(suffix) <= 8 else ""
+    stem = name[: len(name) - len(suffix)]
+    room = limit - len(suffix.encode("utf-8"))
+    return stem.encode("utf-8")[:room].decode("utf-8", "ignore") + suffix
 
 
 def parse_source(home: Path, source: Source) -> Document:
@@ -278,7 +311,7 @@ def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[
         if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
             state[name] = previous
         else:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_bounded(path)).hexdigest()
             state[name] = [stat.st_size, stat.st_mtime_ns, digest]
     return state
 
@@ -299,14 +332,38 @@ def add_document(home: Path, data: bytes, name: str, known: set[str] | None = No
         return Added(None, None)
     stored = stored_name(name, digest)
     document = ingest_bytes(data, stored)
-    target = paths.documents(home) / stored
-    if target.exists():
-        target = target.with_name(f"{target.stem}-{digest[:8]}{target.suffix}")
-    write_atomic(target, data)
+    target = _keep_exclusively(paths.documents(home), stored, digest, data)
     known.add(digest)
     if target.name == stored:
         _cache(home, Source(stored, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)
+
+
+def _keep_exclusively(folder: Path, stored: str, digest: str, data: bytes) -> Path:
+    """Write the document beside its place, flush it, then hard-link it under its name, which
+    fails when the name is taken: two adds at once of two files of one name never rename one
+    over the other. The name taken, the start of the hash tells them apart."""
+    import tempfile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=TEMPORARY)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        stem, dot, suffix = stored.rpartition(".")
+        other = f"{stem}-{digest[:8]}.{suffix}" if dot and stem else f"{stored}-{digest[:8]}"
+        for name in (stored, other, f"{digest[:16]}-{stored}"):
+            try:
+                os.link(temporary, folder / name)
+            except FileExistsError:
+                continue
+            sync_folder(folder)
+            return folder / name
+        raise FileExistsError(f"{stored} and its hashed names are all taken")
+    finally:
+        Path(temporary).unlink(missing_ok=True)
 
 
 class NotInLibrary(LookupError):
