@@ -192,24 +192,47 @@ def _cut(name: str, limit: int) -> str:
     return stem.encode("utf-8")[:room].decode("utf-8", "ignore") + suffix
 
 
-def parse_source(home: Path, source: Source) -> Document:
-    """Ingest one source, reusing a cached parse of the same bytes and code when there is one."""
+# Parses made by a process that must not write the cache (the web app's routes), by cache
+# file name: a document that fails, or a new one, is not parsed again at every request.
+_MEMO: dict[str, Document | str] = {}
+MEMO_SIZE = 64
+
+
+def parse_source(home: Path, source: Source, write: bool = True) -> Document:
+    """Ingest one source, reusing a cached parse of the same bytes and code when there is one.
+    A failure is cached too (its message): a file that took 19 s to refuse is refused at once
+    the next time. `write=False`: the cache is only read, and the parse kept in memory."""
+    from corpus.ingest import IngestError, ingest_bytes
+
     path = _cache_path(paths.parse_cache(home), source)
+    cached: object = _MEMO.get(path.name)
+    if cached is None:
+        with contextlib.suppress(Exception):  # no cache, or a damaged one: parse again
+            cached = pickle.loads(path.read_bytes())  # our own cache, written below
+    if isinstance(cached, Document):
+        return cached
+    if isinstance(cached, str):
+        raise IngestError(cached)
+    outcome: Document | str
     try:
-        document: Document = pickle.loads(path.read_bytes())  # our own cache, written below
-        return document
-    except Exception:  # no cache, or a damaged one: parse again
-        pass
-    from corpus.ingest import ingest_bytes
+        outcome = ingest_bytes(source.data, source.name, source.hints)
+    except IngestError as error:
+        outcome = str(error)
+    if write:
+        _cache(home, source, outcome)
+    else:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.pop(next(iter(_MEMO)))
+        _MEMO[path.name] = outcome
+    if isinstance(outcome, str):
+        raise IngestError(outcome)
+    return outcome
 
-    document = ingest_bytes(source.data, source.name, source.hints)
-    _cache(home, source, document)
-    return document
 
-
-def _cache(home: Path, source: Source, document: Document) -> None:
+def _cache(home: Path, source: Source, outcome: Document | str) -> None:
+    """Keep a parse, or a failure's message, for the next build."""
     with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
-        data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
         path = _cache_path(paths.parse_cache(home), source)
         write_atomic(path, data, durable=False)  # a damaged one is parsed again
 
@@ -223,13 +246,14 @@ class Loaded:
 PARALLEL_FROM = 4  # sources to parse before a second process is worth its start
 
 
-def load(home: Path) -> Loaded:
-    """Every source parsed (from the cache when it can); many new ones in two processes."""
+def load(home: Path, write: bool = True) -> Loaded:
+    """Every source parsed (from the cache when it can); many new ones in two processes.
+    `write=False`: the parse cache is only read (see `parse_source`)."""
     sources = all_sources(home)
     cache = paths.parse_cache(home)
     fresh = [s for s in sources if not _cache_path(cache, s).exists()]
     parsed: dict[str, Document | str] = {}
-    if len(fresh) >= PARALLEL_FROM:
+    if len(fresh) >= PARALLEL_FROM and write:
         from concurrent.futures import ProcessPoolExecutor
 
         # The largest first, so that a long PDF is not the last one a process starts; each
@@ -241,7 +265,7 @@ def load(home: Path) -> Loaded:
                 parsed[source.name] = (
                     pickle.loads(outcome) if isinstance(outcome, bytes) else outcome
                 )
-    done = [parsed.get(s.name) or _parse_or_error(home, s) for s in sources]
+    done = [parsed.get(s.name) or _parse_or_error(home, s, write) for s in sources]
     documents = tuple(o for o in done if isinstance(o, Document))
     failures = tuple(o for o in done if isinstance(o, str))
     return Loaded(documents, failures)
@@ -251,14 +275,15 @@ def _parse_to_bytes(cache: Path, source: Source) -> bytes | str:
     """In a pool process: the pickled parse (written to the cache too), or the error line."""
     from corpus.ingest import IngestError, ingest_bytes
 
+    outcome: Document | str
     try:
-        document = ingest_bytes(source.data, source.name, source.hints)
+        outcome = ingest_bytes(source.data, source.name, source.hints)
     except IngestError as error:
-        return str(error)
-    data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+        outcome = str(error)
+    data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
     with contextlib.suppress(OSError):
         write_atomic(_cache_path(cache, source), data, durable=False)  # damaged: parsed again
-    return data
+    return data if isinstance(outcome, Document) else outcome
 
 
 def prune_cache(home: Path) -> int:
@@ -275,11 +300,11 @@ def prune_cache(home: Path) -> int:
     return removed
 
 
-def _parse_or_error(home: Path, source: Source) -> Document | str:
+def _parse_or_error(home: Path, source: Source, write: bool = True) -> Document | str:
     from corpus.ingest import IngestError
 
     try:
-        return parse_source(home, source)
+        return parse_source(home, source, write)
     except IngestError as error:
         return str(error)
 
