@@ -17,7 +17,8 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 REQUEST_SECONDS = 10.0  # for a connection's request to arrive, and between two of them
 MAX_CONNECTIONS = 128
-RESERVED_FILES = 40  # descriptors kept for the index, the database, logs and the listener
+BACKLOG = 16  # connections asyncio accepts in one pass, before the limit can close any
+RESERVED_FILES = 24 + BACKLOG  # descriptors kept for the index, the database, logs, listener
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]", "::1")
 
 
@@ -182,5 +183,6 @@ def run(app: Any, sock: socket.socket, host: str) -> None:
         # too, closing ones included: hence above the connections' own limit).
         limit_concurrency=2 * BoundedH11.limit,
         timeout_keep_alive=int(REQUEST_SECONDS),
+        backlog=BACKLOG,
     )
     uvicorn.Server(config).run(sockets=[sock])
