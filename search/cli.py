@@ -121,28 +121,38 @@ def _os_failure(argv: list[str], error: OSError) -> int:
     still buffered does not fail again at the interpreter's exit."""
     import os
 
-    with contextlib.suppress(OSError, ValueError):
+    try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no descriptor (a closed output): replaced as a whole
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - open until the interpreter's exit
     if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
         return BROKEN_PIPE
     full = error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
-    fix = "free some space, or write elsewhere" if full else "check it and its permissions"
+    if full:
+        fix = "free some space, or write elsewhere"
+    elif error.filename:
+        fix = "check it and its permissions"
+    else:
+        fix = "give the command an output it can write (a file, a pipe, /dev/null)"
     what = f"{error.filename}" if error.filename else "cannot write the output"
     with contextlib.suppress(OSError):
         _fail(argv, f"{what} ({error.strerror or error}); {fix}", 1)
     return 1
 
 
-class _ClosedOutput(io.TextIOBase):
+class _ClosedOutput(io.RawIOBase):
     """Stands for a standard output the shell closed (`>&-`): writing to it is the OSError
     that the edge reports in one line; a command that prints nothing still runs."""
 
-    def write(self, text: str) -> int:
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
         raise OSError(errno.EBADF, "the standard output is closed")
 
 
 def main() -> None:
     if sys.stdout is None:
-        sys.stdout = _ClosedOutput()
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()), encoding="utf-8")
     degrade_unencodable()
     cli(prog_name="mtgrules")
