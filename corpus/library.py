@@ -381,7 +381,7 @@ def _keep_exclusively(folder: Path, stored: str, digest: str, data: bytes) -> Pa
         other = f"{stem}-{digest[:8]}.{suffix}" if dot and stem else f"{stored}-{digest[:8]}"
         for name in (stored, other, f"{digest[:16]}-{stored}"):
             try:
-                os.link(temporary, folder / name)
+                _link_exclusively(temporary, folder / name, data)
             except FileExistsError:
                 continue
             sync_folder(folder)
@@ -389,6 +389,29 @@ def _keep_exclusively(folder: Path, stored: str, digest: str, data: bytes) -> Pa
         raise FileExistsError(f"{stored} and its hashed names are all taken")
     finally:
         Path(temporary).unlink(missing_ok=True)
+
+
+def _link_exclusively(temporary: str, target: Path, data: bytes) -> None:
+    """Hard-link the written file under `target` (FileExistsError if taken); on a file system
+    without hard links, create `target` exclusively and write it there."""
+    import errno
+
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+        except BaseException:
+            target.unlink(missing_ok=True)
+            raise
 
 
 class NotInLibrary(LookupError):
@@ -399,14 +422,18 @@ def find_user_document(home: Path, wanted: str) -> Path:
     """The added document named `wanted` (its file name in the library, or the file name it
     was added from) or whose SHA-256 starts with `wanted` (8 hex digits at least)."""
     folder = paths.documents(home)
-    added = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    added = (
+        sorted(p for p in folder.iterdir() if p.is_file() and not p.is_symlink())
+        if folder.is_dir()
+        else []
+    )
     by_name = [p for p in added if p.name == wanted]
     if by_name:
         return by_name[0]
     digest = wanted.lower()
     if len(digest) >= 8 and all(c in "0123456789abcdef" for c in digest):
         by_hash = [
-            p for p in added if hashlib.sha256(p.read_bytes()).hexdigest().startswith(digest)
+            p for p in added if hashlib.sha256(read_bounded(p)).hexdigest().startswith(digest)
         ]
         if len(by_hash) == 1:
             return by_hash[0]

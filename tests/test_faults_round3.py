@@ -47,7 +47,7 @@ def mtgrules(*args: str, **options: object) -> subprocess.CompletedProcess[bytes
         options["capture_output"] = True
     done = subprocess.run([*MTGRULES, *args], cwd=ROOT, timeout=300, **options)  # type: ignore[call-overload]
     assert b"Traceback" not in (done.stderr or b"")
-    return done  # type: ignore[no-any-return]
+    return done
 
 
 # --- data loss ----------------------------------------------------------------------------------
@@ -386,7 +386,11 @@ def test_a_malformed_media_address_is_one_line():
     """MTGRULES_CR_MEDIA_URL='http://[::1': one line naming the address, exit 1."""
     code, _, err = run("fetch-cr", "2024-11-08", env={"MTGRULES_CR_MEDIA_URL": "http://[::1"})
     assert code == 1 and err.count("\n") == 1
-    assert err.startswith("error: 'http://[::1/MagicCompRules") or "is not a valid address" in err
+    assert err == (
+        "error: 'http://[::1/2024/downloads/MagicCompRules%2020241108.txt' is not a valid "
+        "address (Invalid IPv6 URL); check --media-url/--rules-page and "
+        "MTGRULES_CR_MEDIA_URL/MTGRULES_CR_RULES_PAGE\n"
+    )
 
 
 # --- wrong or poor answers ----------------------------------------------------------------------
