@@ -11,6 +11,7 @@ import json
 import os
 import pickle
 import re
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -196,6 +197,7 @@ def _cut(name: str, limit: int) -> str:
 # file name: a document that fails, or a new one, is not parsed again at every request.
 _MEMO: dict[str, Document | str] = {}
 MEMO_SIZE = 64
+_MEMO_LOCK = threading.Lock()
 
 
 def parse_source(home: Path, source: Source, write: bool = True) -> Document:
@@ -205,7 +207,8 @@ def parse_source(home: Path, source: Source, write: bool = True) -> Document:
     from corpus.ingest import IngestError, ingest_bytes
 
     path = _cache_path(paths.parse_cache(home), source)
-    cached: object = _MEMO.get(path.name)
+    with _MEMO_LOCK:
+        cached: object = _MEMO.get(path.name)
     if cached is None:
         with contextlib.suppress(Exception):  # no cache, or a damaged one: parse again
             cached = pickle.loads(path.read_bytes())  # our own cache, written below
@@ -221,9 +224,10 @@ def parse_source(home: Path, source: Source, write: bool = True) -> Document:
     if write:
         _cache(home, source, outcome)
     else:
-        if len(_MEMO) >= MEMO_SIZE:
-            _MEMO.pop(next(iter(_MEMO)))
-        _MEMO[path.name] = outcome
+        with _MEMO_LOCK:  # the web app's threads share it
+            if len(_MEMO) >= MEMO_SIZE:
+                _MEMO.pop(next(iter(_MEMO)))
+            _MEMO[path.name] = outcome
     if isinstance(outcome, str):
         raise IngestError(outcome)
     return outcome

@@ -70,13 +70,15 @@ class Library:
         self._rebuilt_for: str | None = None
         self._rebuild_error: str | None = None
 
-    async def run(self, function: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, function: Callable[..., Any], *args: Any, engine: bool = True) -> Any:
         """`function(*args)` in the library's thread, bounded in time; an exception that is
-        not a Problem is checked for damage there first."""
+        not a Problem is checked for damage there first. `engine=False`: work that does not
+        read the build (the sources' parses) runs in another thread, and waits for no search."""
         import asyncio
 
         loop = asyncio.get_running_loop()
-        work = loop.run_in_executor(self._thread, partial(self._checked, function, *args))
+        thread = self._thread if engine else None
+        work = loop.run_in_executor(thread, partial(self._checked, function, *args))
         try:
             return await asyncio.wait_for(work, REQUEST_SECONDS)
         except TimeoutError:
@@ -218,7 +220,8 @@ def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., 
     async def endpoint(request: Request) -> Response:
         library: Library = request.app.state.library
         try:
-            return JSONResponse(await library.run(handler, library, request))
+            engine = handler is not api_sources  # parses read no build: they wait for no search
+            return JSONResponse(await library.run(handler, library, request, engine=engine))
         except payloads.Problem as problem:
             return JSONResponse({"error": str(problem)}, status_code=problem.status)
 
@@ -430,7 +433,7 @@ async def history_page(request: Request) -> Response:
 async def sources_page(request: Request) -> Response:
     library: Library = request.app.state.library
     try:
-        payload = await library.run(payloads.sources, library.home, False)  # cache not written
+        payload = await library.run(api_sources, library, request, engine=False)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title="sources — mtgrules",
                     error=str(problem))  # fmt: skip
