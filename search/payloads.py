@@ -327,21 +327,15 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     return {"problems": [asdict(p) for p in problems]}
 
 
-<<<<<<< HEAD
 def _is_cr(document: Any) -> bool:
     """A CR document (its editions are the English editions translations follow), not a judge's."""
     return doc_of_layout(document.layout) == "cr"
 
 
-def sources(home: Path) -> dict[str, Any]:
-    """{"documents": [...], "failures": [...]}: every document with what was made of it."""
-    loaded = library.load(home)
-=======
 def sources(home: Path, write: bool = True) -> dict[str, Any]:
     """{"documents": [...], "failures": [...]}: every document with what was made of it.
     `write=False`: the parse cache is only read (the web app's routes write nothing)."""
     loaded = library.load(home, write)
->>>>>>> main
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
     english = sorted(
         {d.edition for d in loaded.documents if d.lang == "en" and d.edition and _is_cr(d)}

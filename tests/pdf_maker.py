@@ -26,7 +26,6 @@ def two_column_pdf(path: Path, pages: list[tuple[list[str], list[str]]]) -> Path
     return path
 
 
-<<<<<<< HEAD
 def text_pdf(path: Path, pages: list[list[str]], header: str) -> Path:
     """One column of lines per page under a running header, a page number at the foot: a
     document as Wizards prints it (its text transliterated to the PDF core font's Latin-1). A
@@ -50,7 +49,8 @@ def text_pdf(path: Path, pages: list[list[str]], header: str) -> Path:
 def _latin1(text: str) -> str:
     table = str.maketrans({"—": "-", "–": "-", "’": "'", "‘": "'", "“": '"', "”": '"', "•": "-"})
     return text.translate(table).encode("latin-1", "replace").decode("latin-1")
-=======
+
+
 def tall_page_pdf(path: Path, lines: list[str]) -> Path:
     """One page as tall as PDF allows (5,080 mm), a line every 1.2 mm: thousands of rows."""
     pdf = FPDF(unit="mm", format=(210, 5080))
@@ -61,4 +61,3 @@ def tall_page_pdf(path: Path, lines: list[str]) -> Path:
         pdf.text(10, 5 + row * 1.2, line)
     pdf.output(str(path))
     return path
->>>>>>> main

@@ -369,18 +369,15 @@ async def home_page(request: Request) -> Response:
             payloads.search, q, filters, _limit(request, 10), show
         )
         cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
+        cited |= {
+            c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)
+        }
         known = await library.with_engine(_known, cited)
     except payloads.Problem as problem:
         return page(
             "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
             results=[], **context,
         )  # fmt: skip
-<<<<<<< HEAD
-    engine = library.engine()
-    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
-    cited |= {c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)}
-=======
->>>>>>> main
     return page(
         "search.html",
         title=f"{q} — mtgrules",
