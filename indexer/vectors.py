@@ -207,6 +207,7 @@ def embed_build(home: Path, folder: Path) -> Embedded:
         return Embedded(0, 0, 0.0)
     import numpy as np
 
+    _remove_leftovers(home, folder)
     rows, texts = shown(folder)
     vectors, new = vectors_for(home, texts)
     _save_atomically(folder / MEANING_VECTORS, np.ascontiguousarray(vectors))
@@ -224,6 +225,18 @@ def embed_build(home: Path, folder: Path) -> Embedded:
     }
     write_atomic(folder / MEANING_READY, json.dumps(marker))
     return Embedded(len(rows), new, time.monotonic() - started)
+
+
+def _remove_leftovers(home: Path, folder: Path) -> None:
+    """What a killed embedder left half written: its files are written aside under these
+    names and renamed when whole. Called under the embedding lock: no other writer is at work."""
+    from corpus.library import TEMPORARY
+
+    cache = _cache_file(home).parent
+    aside = [*folder.glob(".meaning.*"), *folder.glob(f"{TEMPORARY}*"), *cache.glob(".vectors.*")]
+    for path in aside:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 @contextlib.contextmanager
