@@ -72,7 +72,14 @@ def test_the_cached_encoder_embeds_as_the_package_does(home: Path):
 
     from indexer import encoder
 
-    texts = ["Qué pasa si un jugador tiene 0 vidas", "regola delle leggende", "Piétinement"]
+    texts = [
+        "Qué pasa si un jugador tiene 0 vidas",
+        "regola delle leggende",
+        "Piétinement",
+        "704.5a If a player has 0 or less life, that player loses the game.",
+        "  ÆTHER  ﬁn ① ½ — “Sí” ¿qué? 日本語のルール 🙂",
+        "",
+    ]
     packaged = encoder.Encoder(encoder._from_package())
     encoder._write_cache(packaged.backend, encoder.cache_dir(home))
     cached = encoder._from_cache(encoder.cache_dir(home))
