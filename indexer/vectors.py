@@ -282,8 +282,10 @@ def embed_live(home: Path) -> None:
         done.add(folder.name)
         try:
             embed_build(home, folder)
-        except FileNotFoundError:
-            continue  # the folder was replaced and removed meanwhile: the next one
+        except Exception:
+            if live_folder(home) == folder:
+                raise
+            # The folder was replaced (and removed) while we read it: the new one next.
 
 
 def start(home: Path) -> None:
@@ -325,10 +327,8 @@ def describe(home: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> int:
-    """The detached embedder: one at a time, at low priority."""
+    """The detached embedder: one at a time (leaves at once when another one is at work)."""
     home = Path(argv[0])
-    with contextlib.suppress(OSError):
-        os.nice(10)  # the user's searches come first
     with embedding_lock(home, wait=False) as mine:
         if mine:
             embed_live(home)
@@ -336,4 +336,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    with contextlib.suppress(OSError):
+        os.nice(10)  # the user's searches come first
     raise SystemExit(main(sys.argv[1:]))

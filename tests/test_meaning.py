@@ -105,7 +105,8 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
         assert open_meaning(folder, home) is None and preparing(folder)
         lookup = CliRunner().invoke(cli, ["search", "205.4d"])
         assert lookup.stderr == ""  # a rule number needs no meaning
-    vectors.embed_live(home)
+    with vectors.embedding_lock(home, wait=True):  # the build's embedder may be starting
+        vectors.embed_live(home)
     result = CliRunner().invoke(cli, ["search", "regola delle leggende"])
     assert result.exit_code == 0 and result.stderr == ""
     monkeypatch.setenv("MTGRULES_MEANING", "off")
