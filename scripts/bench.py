@@ -228,6 +228,17 @@ def run(command: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
+def run_measured(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """A process's wall seconds, CPU seconds (user + system) and peak memory (MB), its own."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
 def peak_child_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -578,7 +589,7 @@ def meaning_figures(
     for path in [newest, *translations]:
         shutil.copy(path, home / "documents" / path.name)
     run([mtgrules, "index"], env)
-    from_nothing = run(embedder, env)
+    from_nothing, cpu, peak = run_measured(embedder, env)
     current = read_current(home)
     assert current is not None
     folder = paths.index_root(home) / current["dir"]
@@ -615,6 +626,8 @@ def meaning_figures(
         "library": [newest.name, *(p.name for p in translations)],
         "vectors": rows,
         "embed_from_nothing_s": round(from_nothing, 2),
+        "embed_from_nothing_cpu_s": round(cpu, 2),  # a busy machine's wall time is not ours
+        "embedder_peak_rss_mb": round(peak, 1),
         "embed_cached_s": median_range(cached),
         "rebuild_s": median_range(plain),
         "rebuild_with_cached_vectors_s": median_range(with_vectors),
@@ -660,7 +673,8 @@ def meaning_table(results: dict[str, Any], bars: bool = True) -> str:
     seen = m["first_seen_ms"]
     lines = [
         f"meaning: {m['vectors']} vectors of {', '.join(m['library'])}",
-        f"{'embed from nothing s':22} {m['embed_from_nothing_s']}",
+        f"{'embed from nothing s':22} {m['embed_from_nothing_s']} (CPU "
+        f"{m['embed_from_nothing_cpu_s']} s; the embedder's peak {m['embedder_peak_rss_mb']} MB)",
         f"{'embed, cached s':22} {m['embed_cached_s']['median']} (an embedder process after a "
         f"rebuild); rebuild {m['rebuild_s']['median']} s, with vectors inline "
         f"{m['rebuild_with_cached_vectors_s']['median']} s: adds {m['cached_rebuild_adds_s']} s",
