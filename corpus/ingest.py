@@ -8,7 +8,7 @@ from corpus.checks import numbering_warnings
 from corpus.dates import find_edition
 from corpus.detect import detect_language
 from corpus.html_extract import html_lines, looks_like_html
-from corpus.languages import LANGUAGES
+from corpus.languages import LANGUAGES, names
 from corpus.layouts import Context, detect_layout
 from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 from corpus.records import Document, Dropped
@@ -46,8 +46,7 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     lang = detect_language(text) or hints.get("lang")
     if lang not in LANGUAGES:
         raise IngestError(
-            f"{source}: cannot tell its language (Italian, French, Spanish or English); "
-            "is it a rules document?"
+            f"{source}: cannot tell its language ({names()}); is it a rules document?"
         )
     edition, edition_line = find_edition(lines)
     edition = edition or hints.get("edition")

@@ -12,7 +12,7 @@ from search.session import library_records
 
 
 @click.command("stale")
-@lang_option("The translations' languages (it, fr, es), a comma list.")
+@lang_option("The translations' languages, a comma list.")
 @json_option
 def command(langs: tuple[str, ...], as_json: bool) -> None:
     """List the translated rules whose English counterpart changed after the English edition

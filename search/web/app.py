@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from corpus import paths
 from corpus.dates import EDITION_FORMS, typed_edition
-from corpus.languages import UnknownLanguageError, validate_languages
+from corpus.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
 from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
 from indexer.store import read_current
@@ -35,7 +35,7 @@ from search.results import Filters
 
 HERE = Path(__file__).parent
 MAX_LIMIT = 50
-LANG_NAMES = {"en": "English", "it": "Italiano", "fr": "Français", "es": "Español"}
+LANG_NAMES = {code: LANGUAGES[code].name for code in SHOWN_ORDER}
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
