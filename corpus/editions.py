@@ -11,7 +11,7 @@ B with A lists the pairs A with B lists."""
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -373,6 +373,7 @@ class Stale:
     english_from: str
     english_to: str
     change: Change
+    copies: int = 1  # the translation prints this number more than once: listed once
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -386,6 +387,7 @@ class Stale:
             "status": self.change.status,
             "english_number": self.change.new.number if self.change.new else None,
             "diff": self.change.diff,
+            "copies": self.copies,
         }
 
 
@@ -413,8 +415,11 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
             at = {c.new.number: c for c in changes if c.new}
         else:
             at = {c.old.number: c for c in changes if c.old}
+        copies = Counter(record.key for record in records)
+        listed: set[str] = set()
         for record in records:
             change = at.get(record.key)
-            if change is not None:
-                found.append(Stale(record, start, newest, change))
+            if change is not None and record.key not in listed:
+                listed.add(record.key)
+                found.append(Stale(record, start, newest, change, copies[record.key]))
     return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

@@ -192,7 +192,10 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
 
     langs = [lang for lang in langs if lang != "en"]
     if not langs:
-        raise Problem("give a translation's language with --lang: it, fr or es", 400)
+        from corpus.languages import TRANSLATED
+
+        codes = ", ".join(TRANSLATED)
+        raise Problem(f"give a translation's language with --lang: one of {codes}", 400)
     english = by_edition(records, "en")
     if not english:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
