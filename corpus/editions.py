@@ -391,6 +391,16 @@ class Stale:
         }
 
 
+def _against(record: Record, english: Record) -> Change | None:
+    """The change from the English a translation says it was made from to today's."""
+    assert record.original is not None
+    if typography_folded(record.original) == typography_folded(english.text):
+        return None
+    before = english.but(text=record.original)
+    diff = word_diff(record.original, english.text)
+    return Change("changed", before, english, similarity(record.original, english.text), diff)
+
+
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:
     """Translated rules whose English counterpart changed after the edition they follow.
 
@@ -408,18 +418,23 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
     for _, records in sorted(by_source.items()):
         by_content = any(r.align.method == "content" for r in records)
         start = editions[0] if by_content else followed(editions, records[0])
-        if start is None or start == newest:
+        if start is None or (start == newest and not any(r.original for r in records)):
             continue
         changes = compare(english[start], english[newest], ignore_typography=True)
+        changes = changes if start != newest else []
         if by_content:
             at = {c.new.number: c for c in changes if c.new}
         else:
             at = {c.old.number: c for c in changes if c.old}
         copies = Counter(record.key for record in records)
         listed: set[str] = set()
+        today = {r.number: r for r in rules_of(english[newest])} if start == newest else {}
         for record in records:
-            change = at.get(record.key)
+            change, since = at.get(record.key), start
+            if change is None and record.key in today and record.original is not None:
+                # A catalogue says the English it translated (a fuzzy entry's previous msgid).
+                change, since = _against(record, today[record.key]), "its previous msgid"
             if change is not None and record.key not in listed:
                 listed.add(record.key)
-                found.append(Stale(record, start, newest, change, copies[record.key]))
+                found.append(Stale(record, since, newest, change, copies[record.key]))
     return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

@@ -38,6 +38,7 @@ class Entry:
     msgid: str
     msgstr: str
     fuzzy: bool
+    previous: str | None  # a fuzzy entry's previous msgid (#|): the English it translated
     first: int  # the entry's first line (its comments), 1-based
     line: int  # its msgid line
     last: int  # its last line
@@ -82,6 +83,7 @@ def catalogue(lines: list[str]) -> Catalogue:
                 _one_line(entry.msgid),
                 _one_line(entry.msgstr),
                 "fuzzy" in entry.flags,
+                _one_line(entry.previous_msgid) if entry.previous_msgid else None,
                 start,
                 entry.linenum,
                 end,
@@ -260,13 +262,20 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
     text = normalize(" ".join(parts))
     if english.kind == "rule" and english.title:
         title = text  # a chapter's or section's heading
+    original = english.text
+    if any(e.previous for e in own):
+        # A fuzzy entry was translated from the English of its previous msgid, not this one.
+        said = [e.previous or e.msgid for e in own[1 if english.kind == "glossary" else 0 :]]
+        original = normalize(" ".join(said))
+        if english.kind == "rule" and english.number:
+            original = _ANY_NUMBER.sub("", original, count=1)
     return english.but(
         lang=ctx.lang,
         text=text,
         title=title,
         lines=(own[0].first, own[-1].last),
         edition=ctx.edition,
-        original=english.text,
+        original=original,
         flags=("translator-note",) if TRANSLATOR_NOTE.search(text) else (),
     )
 
