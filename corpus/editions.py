@@ -85,12 +85,17 @@ def without_references(text: str) -> str:
     return CITATION.sub("#", text)
 
 
-def by_edition(records: Sequence[Record], lang: str) -> dict[str, list[Record]]:
-    """edition date -> that edition's records in one language (undated ones are left out)."""
+def by_edition(
+    records: Sequence[Record], lang: str, *, followed: bool = False
+) -> dict[str, list[Record]]:
+    """edition date -> that edition's records in one language (undated ones are left out).
+    With `followed`, a translation's records are under the English edition they follow (the
+    Spanish CR, undated, under 2025-11-14)."""
     editions: dict[str, list[Record]] = {}
     for record in records:
-        if record.lang == lang and record.edition:
-            editions.setdefault(record.edition, []).append(record)
+        edition = (record.follows or record.edition) if followed else record.edition
+        if record.lang == lang and edition:
+            editions.setdefault(edition, []).append(record)
     return dict(sorted(editions.items()))
 
 
@@ -297,12 +302,15 @@ def history(
     *,
     at: str | None = None,
     ignore_typography: bool = True,
+    compared: dict[int, list[Change]] | None = None,
 ) -> list[Event]:
     """When a rule appeared, changed, moved and disappeared, across editions in date order.
 
     `number` is the rule's number in edition `at` (by default the newest edition that has it);
     moves are followed back to the oldest edition and forward to the newest. Typography-only
-    changes (quotes, apostrophes, dashes, spaces) are not changes unless asked."""
+    changes (quotes, apostrophes, dashes, spaces) are not changes unless asked. `compared`
+    keeps the comparisons of neighbouring editions for the next rule's history (its subrules)."""
+    compared = {} if compared is None else compared
     fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
     texts = [{r.number: fold(r.text) for r in rules_of(records)} for _, records in editions]
     dates = [date for date, _ in editions]
@@ -317,7 +325,11 @@ def history(
         start = present[-1]
 
     def change_between(k: int, current: str, backwards: bool) -> Change | None:
-        changes = compare(editions[k][1], editions[k + 1][1], ignore_typography=ignore_typography)
+        if k not in compared:
+            compared[k] = compare(
+                editions[k][1], editions[k + 1][1], ignore_typography=ignore_typography
+            )
+        changes = compared[k]
         side = (lambda c: c.new) if backwards else (lambda c: c.old)
         return next(
             (c for c in changes if (r := side(c)) is not None and r.number == current), None

@@ -14,7 +14,7 @@ from corpus import library
 from corpus.dates import resolve_edition, typed_edition
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, cited_numbers
+from corpus.numbers import RuleNumber, cited_numbers, sort_key
 from search.query import QueryError, as_number
 
 if TYPE_CHECKING:
@@ -136,7 +136,8 @@ def diff(
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
     payloads = []
     for lang in langs or ("en",):
-        editions = by_edition(records, lang)
+        # A translation's editions are the English editions its documents follow.
+        editions = by_edition(records, lang, followed=lang != "en")
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
         changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
         if part:
@@ -176,13 +177,40 @@ def history(
         edition = resolve_edition(edition, list(editions))
     if edition is not None and edition not in editions:
         raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
+    loaded = list(editions.items())
+    compared: dict[int, Any] = {}
     events = events_of(
-        number, list(editions.items()), at=edition, ignore_typography=ignore_typography
+        number, loaded, at=edition, ignore_typography=ignore_typography, compared=compared
     )
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
         raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
-    return {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
+    # A rule's history covers its subrules (702.19 with 702.19a–g), in the edition asked.
+    shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))
+    below = sorted(
+        {
+            r.number
+            for r in editions.get(shown_in, ())
+            if r.kind == "rule" and r.number and r.parent == number
+        },
+        key=sort_key,
+    )
+    subrules = {
+        sub: [
+            asdict(e)
+            for e in events_of(
+                sub, loaded, at=shown_in, ignore_typography=ignore_typography, compared=compared
+            )
+        ]
+        for sub in below
+    }
+    return {
+        "rule": number,
+        "edition": edition,
+        "oldest_loaded": loaded[0][0],
+        "history": [asdict(e) for e in events],
+        "subrules": subrules,
+    }
 
 
 def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
