@@ -4,6 +4,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date
@@ -259,7 +260,14 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
             counterpart = reference.get(rule.key) if rule.align.method != "own" else None
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
-    return {"problems": [asdict(p) for p in problems]}
+    from corpus.qa import SEVERITY, ranked
+
+    out = [
+        {**asdict(p), "kind": p.check, "severity": SEVERITY.get(p.check, ("info", 9))[0]}
+        for p in ranked(problems)
+    ]
+    counts = dict(Counter(p["kind"] for p in out))
+    return {"counts": counts, "problems": out}
 
 
 def sources(home: Path) -> dict[str, Any]:
