@@ -175,7 +175,8 @@ def parse(ctx: Context) -> Parsed:
         parsed.dropped.append(Dropped(entry.line, dropped.text, f"English {dropped.reason}"))
     for index, entry in enumerate(entries):
         if index not in placed:
-            parsed.dropped.append(Dropped(entry.line, entry.msgid, "an entry of no CR line"))
+            # The Glossary line of the contents list (blanked above).
+            parsed.dropped.append(Dropped(entry.line, entry.msgid, "English table of contents"))
     untranslated = sum(1 for e in entries if not e.msgstr.strip())
     parsed.metadata["catalogue"] = (
         f"{len(entries):,} entries: {len(entries) - untranslated:,} translated, "
@@ -205,13 +206,16 @@ _CREDIT = re.compile(r"^[A-Z][^.:]{2,60}: [A-Z][\w.]+ [A-Z]")  # "Editing: Del L
 def _with_headings(msgids: list[str]) -> tuple[list[str], list[int]]:
     """The msgids with the Glossary and Credits headings put back where the body ends and the
     credits start: a catalogue holds each distinct line once, and those headings are already
-    in its contents list. Also each line's entry index (-1 for a heading put back)."""
+    in its contents list (there Glossary is blanked: it would open the glossary too soon).
+    Also each line's entry index (-1 for a heading put back)."""
     last_rule = max((i for i, m in enumerate(msgids) if _RULE_OR_EXAMPLE.match(m)), default=-1)
     after = msgids[last_rule + 1 :]
     if last_rule < 0 or any(m.lower() in official_cr.GLOSSARY for m in after):
         return msgids, list(range(len(msgids)))
+    # (Credits stays: the contents list ends with it, and the body starts after it.)
+    body = ["" if m.lower() in official_cr.GLOSSARY else m for m in msgids[: last_rule + 1]]
     credits = next((i for i, m in enumerate(after) if _CREDIT.match(m)), len(after))
-    lines = [*msgids[: last_rule + 1], "Glossary", *after[:credits], "Credits", *after[credits:]]
+    lines = [*body, "Glossary", *after[:credits], "Credits", *after[credits:]]
     at = [*range(last_rule + 1), -1, *range(last_rule + 1, last_rule + 1 + credits), -1]
     at += range(last_rule + 1 + credits, len(msgids))
     return lines, at
