@@ -166,8 +166,11 @@ def _translations(
         for record in sorted(group, key=lambda r: r.seq):
             ordinal = seen[record.key, record.kind]
             seen[record.key, record.kind] += 1
-            # An example's key is its rule's: it moves with it.
-            key = record.key if record.kind == "glossary" else moved.get(record.key, record.key)
+            # Where the rule went is looked up by its own number in the edition it follows (an
+            # example by its rule's), so it holds whether keys are that edition's numbers or
+            # already today's (the rule-identity chain); an example moves with its rule.
+            own = record.number if record.kind == "rule" else record.parent
+            key = record.key if record.kind == "glossary" else moved.get(own or "", record.key)
             if key is None:
                 continue  # English removed the rule: nothing of today's English to translate
             count = copies.get((record.key, record.kind), 1)
