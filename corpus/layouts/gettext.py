@@ -68,7 +68,7 @@ def catalogue(lines: list[str]) -> Catalogue:
         return Catalogue((), {}, None, f"not a valid PO catalogue: {error}")
     found = [e for e in po if not e.obsolete]
     starts = [_entry_start(lines, e.linenum) for e in found]
-    ends = [start - 1 for start in starts[1:]] + [len(lines)]
+    ends = [start - 1 for start in starts[1:]] + ([len(lines)] if starts else [])
     entries = []
     header: tuple[int, int] | None = None
     first_entry = starts[0] if starts else len(lines) + 1
