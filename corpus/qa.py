@@ -159,6 +159,12 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
     sections = {section_of(number) for number in mine}
     theirs = {r.number for r in english if r.number and section_of(r.number) in sections}
     edition = english[0].edition if english else None
+    if any(r.original is not None for r in rules):
+        # A catalogue has every English line as an entry: a rule it lacks is one left
+        # untranslated (counted in `sources`), not one the translator lost.
+        lacking = len(theirs - mine)
+        message = f"{lacking:,} rules of English {edition} are untranslated entries here"
+        return [Problem(source, None, "untranslated", message)] if lacking else []
     problems = [
         Problem(source, n, "missing", f"English {edition} has {n}; this translation does not")
         for n in sorted(theirs - mine, key=sort_key)
@@ -184,6 +190,7 @@ SEVERITY: dict[str, tuple[str, int]] = {
     "list": ("warning", 5),
     "names": ("warning", 5),
     "translator-note": ("info", 6),
+    "untranslated": ("info", 7),
 }
 
 

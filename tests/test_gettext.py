@@ -245,3 +245,16 @@ def test_po_export_needs_one_language(po_home: Path):
         cli, ["export", "--format", "po", "--lang", "pt,es"]
     )
     assert result.exit_code == 2 and "--output" in result.output
+
+
+@pytest.mark.shared_data
+def test_check_counts_a_catalogues_untranslated_rules_once(po_home: Path):
+    """A partial catalogue's untranslated entries are one info finding, not 1,874 missing rules."""
+    code, out = run(po_home, "check", "--lang", "pt", "--json")
+    assert code == 1
+    payload = json.loads(out)
+    assert "missing" not in payload["counts"]
+    untranslated = [p for p in payload["problems"] if p["kind"] == "untranslated"]
+    assert [(p["severity"], p["message"]) for p in untranslated] == [
+        ("info", "1,874 rules of English 2020-11-20 are untranslated entries here")
+    ]
