@@ -17,7 +17,7 @@ class Problem:
     source: str
     number: str | None
     check: str  # duplicate, order, gap, letter; and in corpus.qa: missing, extra, names, list,
-    # references, absent, translator-note
+    # references, absent, translator-note, untranslated
     message: str
 
 

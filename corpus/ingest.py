@@ -8,8 +8,8 @@ from corpus.checks import numbering_warnings
 from corpus.dates import find_edition
 from corpus.detect import detect_language
 from corpus.html_extract import html_lines, looks_like_html
-from corpus.languages import LANGUAGES
-from corpus.layouts import Context, detect_layout
+from corpus.languages import LANGUAGES, names
+from corpus.layouts import Context, detect_layout, gettext
 from corpus.library import MAX_BYTES, MAX_PDF_BYTES
 from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 from corpus.records import Document, Dropped
@@ -41,14 +41,20 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
             f"{source}: line {longest + 1} is {len(lines[longest]):,} characters long, not a "
             "rules document's line; give the document with its line breaks"
         )
-    text = "\n".join(lines)
-    lang = detect_language(text) or hints.get("lang")
+    # A PO catalogue's msgids are English: its language is its msgstrs', and the edition it
+    # follows is decided by comparing its msgids with the English editions (corpus.following).
+    po = gettext.looks_like_po(lines)
+    text = gettext.translations_text(lines) if po else "\n".join(lines)
+    lang = (
+        detect_language(text)
+        or hints.get("lang")
+        or (gettext.header_language(lines) if po else None)
+    )
     if lang not in LANGUAGES:
         raise IngestError(
-            f"{source}: cannot tell its language (Italian, French, Spanish or English); "
-            "is it a rules document?"
+            f"{source}: cannot tell its language ({names()}); is it a rules document?"
         )
-    edition, edition_line = find_edition(lines)
+    edition, edition_line = (None, None) if po else find_edition(lines)
     edition = edition or hints.get("edition")
     # Lines already set aside (page chrome, running headers) are blank to the parsers.
     original = lines

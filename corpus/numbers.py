@@ -205,5 +205,9 @@ def section_of(key: str) -> str:
 
 
 def cited_numbers(text: str) -> list[str]:
-    """The rule numbers a text cites, in order."""
-    return CITATION.findall(text)
+    """The rule numbers a text cites, in order; a decimal comma ("regla 100,7", as the Spanish
+    PDF prints some) is the rule's point."""
+    return [number.replace(",", ".") for number in _CITED.findall(text)]
+
+
+_CITED = re.compile(r"\b([0-9]{3}(?:[.,][0-9]+[a-z]{0,2})?)\b")

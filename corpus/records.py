@@ -42,6 +42,9 @@ class Record:
     follows: str | None = None  # the English edition a translation follows (date or numbering)
     flags: tuple[str, ...] = ()  # "translator-note": the text holds a translator's note
     penalty: str | None = None  # an IPG infraction's penalty ("Warning", "Game Loss", ...)
+    # The English text a translation was made from, when its document says it (a gettext
+    # catalogue's msgid); None for every other record.
+    original: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         # Written out by hand: dataclasses.asdict deep-copies and is ten times slower.
@@ -65,6 +68,8 @@ class Record:
         }
         if self.penalty:  # only the IPG's infractions have one: other records stay as they were
             out["penalty"] = self.penalty
+        if self.original is not None:
+            out["original"] = self.original  # only a catalogue's records have one
         return out
 
     @classmethod

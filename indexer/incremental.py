@@ -192,6 +192,8 @@ def _in_library_order(records: Iterable[Record]) -> list[Record]:
 def _numbering_moves(saved: BuildState, numbers: dict[str, frozenset[str]]) -> bool:
     """Whether a translation that follows an edition by its numbering follows another now."""
     numbered_like = saved.numbered_like
+    if any(r.original for r in saved.translated_raw):
+        return True  # a catalogue follows by its text, which only a full build compares
     for source, group in by_source(saved.translated_raw):
         if source in numbered_like:
             again = by_numbering(rule_numbers(group), numbers)

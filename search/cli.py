@@ -89,7 +89,8 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mtgrules")
 def cli() -> None:
-    """Magic: The Gathering rules in Italian, French, Spanish and English, side by side."""
+    """Magic: The Gathering rules in Italian, French, Spanish, Portuguese and English, side by
+    side."""
 
 
 def _usage_message(error: click.UsageError, argv: list[str]) -> str:

@@ -4,6 +4,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date
@@ -15,7 +16,7 @@ from corpus.dates import resolve_edition, typed_edition
 from corpus.documents import doc_of_key, doc_of_layout, written_key
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, cited_numbers
+from corpus.numbers import RuleNumber, cited_numbers, sort_key
 from search.query import QueryError, as_number
 
 if TYPE_CHECKING:
@@ -178,7 +179,8 @@ def diff(
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
     payloads = []
     for lang in langs or ("en",):
-        editions = by_edition(records, lang)
+        # A translation's editions are the English editions its documents follow.
+        editions = by_edition(records, lang, followed=lang != "en")
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
         changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
         if part:
@@ -256,13 +258,40 @@ def history(
         edition = resolve_edition(edition, list(editions))
     if edition is not None and edition not in editions:
         raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
+    loaded = list(editions.items())
+    compared: dict[int, Any] = {}
     events = events_of(
-        number, list(editions.items()), at=edition, ignore_typography=ignore_typography
+        number, loaded, at=edition, ignore_typography=ignore_typography, compared=compared
     )
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
         raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
-    return {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
+    # A rule's history covers its subrules (702.19 with 702.19a–g), in the edition asked.
+    shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))
+    below = sorted(
+        {
+            r.number
+            for r in editions.get(shown_in, ())
+            if r.kind == "rule" and r.number and r.parent == number
+        },
+        key=sort_key,
+    )
+    subrules = {
+        sub: [
+            asdict(e)
+            for e in events_of(
+                sub, loaded, at=shown_in, ignore_typography=ignore_typography, compared=compared
+            )
+        ]
+        for sub in below
+    }
+    return {
+        "rule": number,
+        "edition": edition,
+        "oldest_loaded": loaded[0][0],
+        "history": [asdict(e) for e in events],
+        "subrules": subrules,
+    }
 
 
 def _part_history(
@@ -287,7 +316,10 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     langs = [lang for lang in langs if lang != "en"]
     if not langs:
-        raise Problem("give a translation's language with --lang: it, fr or es", 400)
+        from corpus.languages import TRANSLATED
+
+        codes = ", ".join(TRANSLATED)
+        raise Problem(f"give a translation's language with --lang: one of {codes}", 400)
     english = by_edition(records, "en")
     if not english:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
@@ -324,7 +356,14 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
             counterpart = reference.get(rule.key) if rule.align.method != "own" else None
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
-    return {"problems": [asdict(p) for p in problems]}
+    from corpus.qa import SEVERITY, ranked
+
+    out = [
+        {**asdict(p), "kind": p.check, "severity": SEVERITY.get(p.check, ("info", 9))[0]}
+        for p in ranked(problems)
+    ]
+    counts = dict(Counter(p["kind"] for p in out))
+    return {"counts": counts, "problems": out}
 
 
 def _is_cr(document: Any) -> bool:

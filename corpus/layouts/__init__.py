@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from corpus.layouts import (
     article,
     forum,
+    gettext,
     infraction_guide,
     judging_at_regular,
     numbered,
@@ -30,6 +31,7 @@ class Layout:
 LAYOUTS: tuple[Layout, ...] = tuple(
     Layout(module.NAME, module.score, module.parse)
     for module in (
+        gettext,
         official_cr,
         tournament_rules,
         infraction_guide,

@@ -10,7 +10,7 @@ import click
 
 from corpus.dates import EDITION_FORMS, typed_edition
 from corpus.documents import DOCUMENTS
-from corpus.languages import UnknownLanguageError, validate_languages
+from corpus.languages import SHOWN_ORDER, UnknownLanguageError, validate_languages
 from corpus.records import KINDS
 from search import payloads, render
 from search.results import Filters
@@ -116,7 +116,7 @@ def result_options(func: F) -> F:
         metavar="LANG[,LANG]",
         help="Which language columns to print (default: all).",
     )(func)
-    return lang_option("Only search and show these languages (it, fr, es, en).")(func)
+    return lang_option(f"Only search and show these languages ({', '.join(SHOWN_ORDER)}).")(func)
 
 
 def filters_from(options: dict[str, Any]):

@@ -27,7 +27,7 @@ from corpus import paths
 from corpus.citations import citations as cited_in
 from corpus.dates import EDITION_FORMS, typed_edition
 from corpus.documents import DOCUMENTS, doc_of_key
-from corpus.languages import UnknownLanguageError, validate_languages
+from corpus.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
 from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
 from indexer.integrity import live_damage, records_mismatch
@@ -39,7 +39,7 @@ from search.results import Filters
 
 HERE = Path(__file__).parent
 MAX_LIMIT = 50
-LANG_NAMES = {"en": "English", "it": "Italiano", "fr": "Français", "es": "Español"}
+LANG_NAMES = {code: LANGUAGES[code].name for code in SHOWN_ORDER}
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
