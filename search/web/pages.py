@@ -1,0 +1,308 @@
+"""The HTML pages of `mtgrules serve`: home and search, a key's page (rule, glossary entry,
+mechanic, a translation's own key, any document's section), history, diff, term lookup and
+sources. Each reads through payloads (the shapes of --json) and renders a Jinja2 template that
+escapes every text; every link is search.web.links.href."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from corpus.following import followed
+from corpus.numbers import CITATION, RuleNumber
+from corpus.records import LOW_CONFIDENCE, StoredRecord
+from search import payloads
+from search.render import by_language, matched_spans
+from search.web.app import (
+    HERE,
+    LANG_NAMES,
+    SECURITY_HEADERS,
+    Library,
+    _filters,
+    _in_thread,
+    _limit,
+    api_diff,
+    api_history,
+)
+from search.web.changes import as_html
+from search.web.links import href
+from search.web.overview import ENGLISH_NAMES, EXAMPLES, missing_notes
+
+KINDS_SHOWN = ("rule", "example", "glossary", "article", "ruling")
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(("html",), default=True),
+    )
+    environment.filters["linked"] = linked
+    environment.filters["diff_html"] = as_html
+    environment.globals.update(
+        LANG_NAMES=LANG_NAMES,
+        ENGLISH_NAMES=ENGLISH_NAMES,
+        LOW_CONFIDENCE=LOW_CONFIDENCE,
+        KINDS_SHOWN=KINDS_SHOWN,
+        href=href,
+    )
+    return environment
+
+
+def linked(
+    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
+) -> Markup:
+    """A record's text escaped, each cited rule a link (to a rule the library has), the words
+    the query matched marked as the terminal marks them."""
+    text = record.text
+    links = [(m.start(1), m.end(1), "link") for m in CITATION.finditer(text)]
+    marks = [
+        (start, end, "mark")
+        for start, end in matched_spans(text, record.lang, matched or set())
+        if not any(s < end and start < e for s, e, _ in links)
+    ]
+    pieces = []
+    position = 0
+    for start, end, kind in sorted(links + marks):
+        if start < position:
+            continue  # a merged compound overlapping the word before it
+        pieces.append(escape(text[position:start]))
+        piece = text[start:end]
+        if kind == "mark":
+            pieces.append(Markup("<mark>{}</mark>").format(piece))
+        elif known is None or piece in known:
+            pieces.append(Markup('<a href="{}">{}</a>').format(href("rule", piece), piece))
+        else:
+            pieces.append(escape(piece))
+        position = end
+    pieces.append(escape(text[position:]))
+    return Markup("").join(pieces)
+
+
+TEMPLATES: list[Environment] = []  # made at the first page
+
+
+def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    if not TEMPLATES:
+        TEMPLATES.append(_environment())
+    html = TEMPLATES[0].get_template(name).render(**context)
+    return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+
+
+def error_page(status: int, title: str, message: str) -> HTMLResponse:
+    return page("error.html", status=status, title=title, error=message)
+
+
+def _library(request: Request) -> Library:
+    library: Library = request.app.state.library
+    return library
+
+
+def _search_context(request: Request) -> dict[str, Any]:
+    query = request.query_params
+    return {
+        "q": query.get("q", "").strip(),
+        "langs": query.getlist("lang"),
+        "kinds": [k for raw in query.getlist("kind") for k in raw.split(",") if k],
+    }
+
+
+async def home_page(request: Request) -> Response:
+    library = _library(request)
+    context = _search_context(request)
+    q = context["q"]
+    if not q:
+        try:
+            overview = await _in_thread(library.overview)
+        except payloads.Problem as problem:
+            return error_page(problem.status, "mtgrules", str(problem))
+        examples = {lang: EXAMPLES.get(lang, ()) for lang in overview.holdings}
+        return page(
+            "home.html", title="mtgrules — the rules side by side", overview=overview,
+            examples=examples, **context,
+        )  # fmt: skip
+    try:
+        filters, show = _filters(request)
+        engine = await _in_thread(library.engine)
+        payload, results, matched = await _in_thread(
+            payloads.search, engine, q, filters, _limit(request, 10), show
+        )
+        overview = await _in_thread(library.overview)
+    except payloads.Problem as problem:
+        return page(
+            "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
+            results=[], **context,
+        )  # fmt: skip
+    wanted = {*filters.langs, *show, *engine.query_languages(q)}
+    shown = []
+    for result in results:
+        columns = by_language(result, show)
+        shown.append((result, columns, missing_notes(overview, result.key, columns, wanted)))
+    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
+    return page(
+        "search.html",
+        title=f"{q} — mtgrules",
+        results=shown,
+        matched=matched,
+        known={n for n in cited if engine.versions.has_key(n)},
+        suggestions=payload.get("suggestions", []),
+        partial="missing" in payload,
+        missing=payload.get("missing", []),
+        **context,
+    )
+
+
+def _status_of_translations(
+    library: Library, results: list[Any]
+) -> dict[str, list[dict[str, Any]]]:
+    """Per result key, one line per translated document shown: the English edition it follows
+    and what changed in English since (moved to another number, or the words that changed)."""
+    engine = library.engine()
+    editions = list(engine.english_editions)
+    if not editions:
+        return {}
+    stale = library.staleness()
+    lines: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        seen: set[str] = set()
+        for record in result.records:
+            if record.lang == "en" or record.kind != "rule" or record.source in seen:
+                continue
+            seen.add(record.source)
+            entry = stale.get((record.source, record.key))
+            follows = followed(editions, record)
+            lines.setdefault(result.key, []).append(
+                {
+                    "lang": record.lang,
+                    "source": record.source,
+                    "follows": entry["english_from"] if entry else follows,
+                    "newest": editions[-1],
+                    "change": entry,
+                }
+            )
+    return lines
+
+
+async def rule_page(request: Request) -> Response:
+    library = _library(request)
+    rule = request.path_params["rule"]
+    try:
+        filters, show = _filters(request)
+        engine = await _in_thread(library.engine)
+        payload, results = await _in_thread(payloads.show, engine, rule, filters, show)
+        overview = await _in_thread(library.overview)
+        translations = await _in_thread(_status_of_translations, library, results)
+    except payloads.Problem as problem:
+        return error_page(problem.status, f"{rule} — mtgrules", str(problem))
+    cited = set(payload["refers_to"])
+    known = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
+    present = {r.lang for result in results for r in result.records}
+    wanted = set(filters.langs or show or overview.holdings)
+    editions = list(engine.english_editions)
+    numbered = RuleNumber.written(rule) is not None
+    english_rule = any(r.lang == "en" and r.kind == "rule" for x in results for r in x.records)
+    return page(
+        "rule.html",
+        title=f"{payload['query']} — mtgrules",
+        rule=payload["query"],
+        results=[(r, by_language(r, show)) for r in results],
+        known=known,
+        payload=payload,
+        translations=translations,
+        notes=missing_notes(overview, rule, present, wanted),
+        history=numbered and english_rule,
+        diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
+    )
+
+
+async def term_page(request: Request) -> Response:
+    library = _library(request)
+    term = request.path_params.get("term") or request.query_params.get("q", "")
+    if not term.strip():
+        return page("term.html", title="term lookup — mtgrules", payload=None, term="")
+    try:
+        engine = await _in_thread(library.engine)
+        payload = await _in_thread(payloads.term, engine, term)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "term — mtgrules", str(problem))
+    return page(
+        "term.html", title=f"{term} — term — mtgrules", payload=payload, term=payload["query"]
+    )
+
+
+def _diff_editions(library: Library, lang: str) -> list[str]:
+    from corpus.editions import by_edition
+
+    return list(by_edition(library.records(), lang))
+
+
+async def diff_page(request: Request) -> Response:
+    library = _library(request)
+    query = request.query_params
+    lang = query.get("lang") or "en"
+    if lang not in LANG_NAMES:
+        return error_page(400, "diff — mtgrules", f"lang: one of {', '.join(LANG_NAMES)}")
+    try:
+        editions = await _in_thread(_diff_editions, library, lang)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "diff — mtgrules", str(problem))
+    old = query.get("from") or (editions[-2] if len(editions) > 1 else "")
+    new = query.get("to") or (editions[-1] if editions else "")
+    rule = query.get("rule", "").strip()
+    form = {"lang": lang, "from": old, "to": new, "rule": rule, "editions": editions}
+    form["ignore"] = query.get("ignore_typography", "") in ("1", "true", "yes")
+    title = f"diff {old} → {new}{', ' + rule if rule else ''} — mtgrules"
+    if len(editions) < 2:
+        name = ENGLISH_NAMES[lang]
+        note = f"this library has {len(editions) or 'no'} dated {name} edition" + (
+            "" if len(editions) == 1 else "s"
+        )
+        return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
+    params = {"from": old, "to": new, "lang": lang, "rule": rule or None}
+    params["ignore_typography"] = "1" if form["ignore"] else None
+    try:
+        payload = await _in_thread(api_diff, library, _with_query(request, params))
+        engine = await _in_thread(library.engine)
+    except payloads.Problem as problem:
+        return page("diff.html", status=problem.status, title=title, form=form, diffs=[],
+                    error=str(problem))  # fmt: skip
+    diffs = payload.get("diffs", [payload])
+    numbers = {c[side] for d in diffs for c in d["changes"] for side in ("from", "to") if c[side]}
+    known = {n for n in numbers if engine.versions.has_key(n)}
+    return page("diff.html", title=title, form=form, diffs=diffs, known=known)
+
+
+def _with_query(request: Request, params: dict[str, str | None]) -> Request:
+    """The request with its query string replaced (the diff page's defaults filled in)."""
+    from urllib.parse import urlencode
+
+    scope = dict(request.scope)
+    pairs = [(k, v) for k, v in params.items() if v]
+    scope["query_string"] = urlencode(pairs).encode("ascii")
+    return Request(scope)
+
+
+async def history_page(request: Request) -> Response:
+    library = _library(request)
+    rule = request.path_params["rule"]
+    try:
+        payload = await _in_thread(api_history, library, request)
+        engine = await _in_thread(library.engine)
+    except payloads.Problem as problem:
+        return error_page(problem.status, f"history {rule} — mtgrules", str(problem))
+    numbers = {e[k] for e in payload["history"] for k in ("number", "previous") if e.get(k)}
+    known = {n for n in numbers if engine.versions.has_key(n)}
+    return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
+                known=known)  # fmt: skip
+
+
+async def sources_page(request: Request) -> Response:
+    library = _library(request)
+    try:
+        payload = await _in_thread(payloads.sources, library.home)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "sources — mtgrules", str(problem))
+    return page("sources.html", title="sources — mtgrules", payload=payload)
