@@ -200,7 +200,7 @@ async def rule_page(request: Request) -> Response:
     cited = set(payload["refers_to"])
     known = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
     present = {r.lang for result in results for r in result.records}
-    wanted = set(filters.langs or show or overview.holdings)
+    wanted = set(filters.langs or show or {"en", *overview.holdings})
     editions = list(engine.english_editions)
     numbered = RuleNumber.written(rule) is not None
     english_rule = any(r.lang == "en" and r.kind == "rule" for x in results for r in x.records)
@@ -228,9 +228,9 @@ async def term_page(request: Request) -> Response:
         payload = await _in_thread(payloads.term, engine, term)
     except payloads.Problem as problem:
         return error_page(problem.status, "term — mtgrules", str(problem))
-    return page(
-        "term.html", title=f"{term} — term — mtgrules", payload=payload, term=payload["query"]
-    )
+    status = 200 if payload["concepts"] else 404
+    return page("term.html", status=status, title=f"{term} — term — mtgrules", payload=payload,
+                term=payload["query"])  # fmt: skip
 
 
 def _diff_editions(library: Library, lang: str) -> list[str]:
