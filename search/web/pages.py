@@ -181,9 +181,24 @@ def _status_of_translations(
                     "follows": entry["english_from"] if entry else follows,
                     "newest": editions[-1],
                     "change": entry,
+                    # after a move, whether the old number now holds another English rule
+                    "reused": any(
+                        r.lang == "en" and editions[-1] in r.editions for r in result.records
+                    ),
                 }
             )
     return lines
+
+
+def _following(translations: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One line per translated document on the page: the edition it follows, how many of the
+    page's rules changed in English since."""
+    documents: dict[str, dict[str, Any]] = {}
+    for lines in translations.values():
+        for line in lines:
+            document = documents.setdefault(line["source"], {**line, "stale": 0})
+            document["stale"] += line["change"] is not None
+    return list(documents.values())
 
 
 async def rule_page(request: Request) -> Response:
@@ -212,6 +227,7 @@ async def rule_page(request: Request) -> Response:
         known=known,
         payload=payload,
         translations=translations,
+        following=_following(translations),
         notes=missing_notes(overview, rule, present, wanted),
         history=numbered and english_rule,
         diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
