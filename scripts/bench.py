@@ -256,7 +256,7 @@ def bars(results: dict[str, Any]) -> dict[str, bool]:
         "full build <= 10 s": results["full_build_s"]["mtgrules"]["median"] <= 10,
         "add one edition <= 1.5 s": results["add_one_edition_s"]["mtgrules"]["median"] <= 1.5,
         "build peak memory <= 300 MB": results["build_peak_rss_mb"] <= 300,
-        "serve load without errors": results["serve"]["load"]["errors"] == 0,
+        "serve load without errors": all(x["errors"] == 0 for x in results["serve"]["loads"]),
     }
 
 
@@ -277,12 +277,18 @@ def main() -> int:
     parser.add_argument(
         "--load-seconds", type=float, default=30.0, help="how long the load test of serve runs"
     )
+    parser.add_argument(
+        "--serve-only", action="store_true", help="only the load test of serve (8, 32 clients)"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="serve --workers for that test")
     args = parser.parse_args()
     editions = sorted(args.data.glob("MagicCompRules-*.txt"))
     translations = sorted(p for p in args.translations.glob("*") if p.is_file())
     if not editions:
         print(f"no English CR editions in {args.data}; give --data DIR", file=sys.stderr)
         return 1
+    if args.serve_only:
+        return serve_only(args, editions, translations)
     work = Path(tempfile.mkdtemp(prefix="mtgrules-bench-"))
     home = work / "home"
     # The lexical measures as before meaning existed: no embedder after each build (the
@@ -425,22 +431,26 @@ SERVE_QUERIES = ["regola delle leggende", "legend rule", "tipos de tierra", "sur
 
 
 def serve_figures(
-    mtgrules: str, env: dict[str, str], load_seconds: float, fts_processes: list[float]
+    mtgrules: str,
+    env: dict[str, str],
+    load_seconds: float,
+    fts_processes: list[float] | None,
+    workers: int = 1,
+    clients: tuple[int, ...] = (8, 32),
 ) -> dict[str, Any]:
-    """`mtgrules serve` on 127.0.0.1: a search and a rule page over HTTP (p50 of warm
-    requests, beside an FTS5 script process), then a bounded load: 8 clients for
-    `load_seconds`, throughput, p95 and errors."""
+    """`mtgrules serve --workers N` on 127.0.0.1: a search and a rule page over HTTP (p50 of
+    warm requests, beside an FTS5 script process), then a bounded load for each number of
+    clients (8 and 32), each for `load_seconds`: throughput, p95 and errors. Loopback only."""
     import http.client
     import socket
-    import threading
     import urllib.parse
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = subprocess.Popen(
-        [mtgrules, "serve", "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [mtgrules, "serve", "--port", str(port), "--workers", str(workers)], env=env,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 60
@@ -450,60 +460,107 @@ def serve_figures(
                 break
             except OSError:
                 time.sleep(0.1)
-
-        def get(connection: http.client.HTTPConnection, path: str) -> tuple[float, int]:
-            started = time.perf_counter()
-            connection.request("GET", path)
-            response = connection.getresponse()
-            response.read()
-            return time.perf_counter() - started, response.status
-
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         searches = [f"/api/search?q={urllib.parse.quote(q)}" for q in SERVE_QUERIES]
-        for path in [*searches, "/rule/205.4d"]:
-            get(connection, path)  # warm
-        search_times = [get(connection, p)[0] for _ in range(5) for p in searches]
-        rule_times = [get(connection, "/rule/205.4d")[0] for _ in range(30)]
-        times: list[float] = []
-        errors = [0]
-        stop = time.monotonic() + load_seconds
-
-        def client(index: int) -> None:
-            own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            k = index
-            while time.monotonic() < stop:
-                try:
-                    seconds, status = get(own, searches[k % len(searches)])
-                    times.append(seconds)
-                    errors[0] += status != 200
-                except (OSError, http.client.HTTPException):
-                    errors[0] += 1
-                    own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                k += 1
-
-        threads = [threading.Thread(target=client, args=(i,)) for i in range(8)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        for _ in range(workers):  # each worker warms its own engine (connections spread)
+            for path in [*searches, "/rule/205.4d"]:
+                _get(http.client.HTTPConnection("127.0.0.1", port, timeout=30), path)
+        search_times = [_get(connection, p)[0] for _ in range(5) for p in searches]
+        rule_times = [_get(connection, "/rule/205.4d")[0] for _ in range(30)]
+        loads = [_load(port, searches, n, load_seconds) for n in clients]
     finally:
         server.terminate()
         server.wait()
-    fts = statistics.median(fts_processes)
     search_p50 = statistics.median(search_times)
-    return {
+    figures: dict[str, Any] = {
+        "workers": workers,
         "search_p50_ms": round(1000 * search_p50, 2),
         "rule_page_p50_ms": round(1000 * statistics.median(rule_times), 2),
-        "search_vs_fts5_process": round(search_p50 / fts, 2),
-        "load": {
-            "clients": 8,
-            "seconds": load_seconds,
-            "requests": len(times),
-            "per_second": round(len(times) / load_seconds, 1),
-            "p95_ms": round(1000 * percentile(times, 0.95), 2) if times else None,
-            "errors": errors[0],
-        },
+        "load": loads[0],
+        "loads": loads,
     }
+    if fts_processes:
+        figures["search_vs_fts5_process"] = round(search_p50 / statistics.median(fts_processes), 2)
+    return figures
+
+
+def _get(connection: Any, path: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    connection.request("GET", path)
+    response = connection.getresponse()
+    response.read()
+    return time.perf_counter() - started, response.status
+
+
+def _load(port: int, paths: list[str], clients: int, seconds: float) -> dict[str, Any]:
+    """`clients` threads, each with its own keep-alive connection, asking `paths` in turn
+    until `seconds` have passed (bounded in time, loopback only)."""
+    import http.client
+    import threading
+
+    times: list[float] = []
+    errors = [0]
+    stop = time.monotonic() + seconds
+
+    def client(index: int) -> None:
+        own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        k = index
+        while time.monotonic() < stop:
+            try:
+                elapsed, status = _get(own, paths[k % len(paths)])
+                times.append(elapsed)
+                errors[0] += status != 200
+            except (OSError, http.client.HTTPException):
+                errors[0] += 1
+                own = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            k += 1
+
+    threads = [threading.Thread(target=client, args=(i,)) for i in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {
+        "clients": clients,
+        "seconds": seconds,
+        "requests": len(times),
+        "per_second": round(len(times) / seconds, 1),
+        "p95_ms": round(1000 * percentile(times, 0.95), 2) if times else None,
+        "errors": errors[0],
+    }
+
+
+def serve_only(args: argparse.Namespace, editions: list[Path], translations: list[Path]) -> int:
+    """The load test of serve alone: one build, then 8 and 32 clients against `serve` with 1
+    and with --workers processes."""
+    work = Path(tempfile.mkdtemp(prefix="mtgrules-bench-serve-"))
+    home = work / "home"
+    (home / "documents").mkdir(parents=True)
+    for path in [*editions, *translations]:
+        shutil.copy(path, home / "documents" / path.name)
+    env = {**os.environ, "MTGRULES_HOME": str(home)}
+    mtgrules = str(VENV_BIN / "mtgrules")
+    run([mtgrules, "index"], env)
+    results: dict[str, Any] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+        "editions": len(editions),
+        "serve": [
+            serve_figures(mtgrules, env, args.load_seconds, None, workers)
+            for workers in sorted({1, args.workers})
+        ],
+    }
+    shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps(results, indent=1))
+        return 0
+    for figures in results["serve"]:
+        for load in figures["loads"]:
+            print(
+                f"serve --workers {figures['workers']}, {load['clients']} clients x "
+                f"{load['seconds']} s: {load['per_second']}/s, p95 {load['p95_ms']} ms, "
+                f"{load['errors']} errors"
+            )
+    return 0
 
 
 def as_table(results: dict[str, Any]) -> str:
@@ -527,12 +584,15 @@ def as_table(results: dict[str, Any]) -> str:
     )
     lines.append(f"{'build_peak_rss_mb':22} {results['build_peak_rss_mb']}")
     serve = results["serve"]
-    load = serve["load"]
+    loads = "; ".join(
+        f"{x['clients']} clients x {x['seconds']} s: {x['per_second']}/s, p95 {x['p95_ms']} ms, "
+        f"{x['errors']} errors"
+        for x in serve["loads"]
+    )
     lines.append(
         f"{'serve search p50 ms':22} {serve['search_p50_ms']:<30} "
         f"(rule page {serve['rule_page_p50_ms']} ms; {serve['search_vs_fts5_process']}x an FTS5 "
-        f"process; load {load['clients']} clients x {load['seconds']} s: "
-        f"{load['per_second']}/s, p95 {load['p95_ms']} ms, {load['errors']} errors)"
+        f"process; load {loads})"
     )
     floors = results["floors"]
     lines.append(

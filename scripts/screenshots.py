@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Screenshots of the web app for the README: the search page and a rule page, at 1280 px,
-from a library of the seeds, English 2025-11-14 and the Spanish CR (when ../shared/data has
-them), in headless Chromium. Writes docs/search.png and docs/rule.png."""
+"""Screenshots of the web app for the README, in headless Chromium, from a library of the seeds,
+English 2024-11-08, 2025-11-14 and 2026-08-07 and the Spanish CR (when ../shared/data has
+them): the home, search, rule and diff pages at 1280 px and the search page on a 390 px phone.
+Writes docs/{home,search,rule,diff,phone}.png."""
 
 from __future__ import annotations
 
@@ -15,13 +16,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "cr"
+SHOTS = [
+    ("home", "/", 1280),
+    ("search", "/?q=regla+de+leyendas", 1280),
+    ("rule", "/rule/310.8", 1280),
+    ("diff", "/diff?rule=205.3", 1280),
+    ("phone", "/?q=regla+de+leyendas", 390),
+]
 
 
 def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="mtgrules-shots-"))
     env = {**os.environ, "MTGRULES_HOME": str(home)}
     mtgrules = str(ROOT / ".venv" / "bin" / "mtgrules")
-    files = [DATA / "en" / "MagicCompRules-20251114.txt", DATA / "es" / "magic_rules_clean.pdf"]
+    files = [DATA / "en" / f"MagicCompRules-{d}.txt" for d in ("20241108", "20251114", "20260807")]
+    files.append(DATA / "es" / "magic_rules_clean.pdf")
     present = [str(f) for f in files if f.exists()]
     if present:
         subprocess.run([mtgrules, "add", *present], env=env, check=True, capture_output=True)
@@ -30,13 +39,13 @@ def main() -> int:
     try:
         time.sleep(3)
         (ROOT / "docs").mkdir(exist_ok=True)
-        for name, path in (("search", "/?q=regla+de+leyendas"), ("rule", "/rule/704.5j")):
+        for name, path, width in SHOTS:
             subprocess.run(
                 [
                     shutil.which("chromium") or "chromium", "--headless=new", "--no-sandbox",
                     "--disable-gpu", "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-                    f"--user-data-dir={home / 'profile'}", "--window-size=1280,900",
+                    f"--user-data-dir={home / 'profile'}", f"--window-size={width},900",
                     f"--screenshot={ROOT / 'docs' / (name + '.png')}",
                     f"http://127.0.0.1:8099{path}",
                 ],
@@ -46,7 +55,7 @@ def main() -> int:
     finally:
         server.terminate()
         shutil.rmtree(home, ignore_errors=True)
-    print("docs/search.png, docs/rule.png")
+    print(", ".join(f"docs/{name}.png" for name, _, _ in SHOTS))
     return 0
 
 

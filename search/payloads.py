@@ -57,7 +57,10 @@ def search(
     if not number and results and getattr(engine, "partial", False):
         payload["missing"] = engine.missing  # some of the words only: these were found nowhere
     if not results and not number:
-        suggestions = engine.suggestions(text)
+        from search.engine import is_stop_word
+
+        # A stop word alone is a query refused: never offer one ("toque" -> "que").
+        suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]
         if suggestions:
             payload["suggestions"] = suggestions
     return payload, results, matched
@@ -71,26 +74,27 @@ def show(
     if part is not None:
         return _show_part(engine, rule, part, filters, show)
     number = as_number(rule)
-    if number is None:
+    try:
+        filters = engine.with_edition(filters)
+    except QueryError as error:
+        raise Problem(str(error), 404) from None
+    results = engine.lookup(number, filters) if number else entry(engine, rule, filters)
+    if number is None and not results:
         raise Problem(
             f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
             "(use `mtgrules search` for words)",
             400,
         )
-    try:
-        filters = engine.with_edition(filters)
-    except QueryError as error:
-        raise Problem(str(error), 404) from None
-    results = engine.lookup(number, filters)
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
     keys = {r.key for r in results}
+    cited_key = number.number if number else rule
     cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec.text)})
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],
         "refers_to": [n for n in cites if n not in keys],
-        "referred_by": engine.referring_to(number.number),
+        "referred_by": engine.referring_to(cited_key),
     }
     return payload, results
 
@@ -122,6 +126,26 @@ def _show_part(
         "referred_by": engine.referring_to(part),
     }
     return payload, results
+
+
+def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:
+    """The results of a key that is not a rule number: a glossary headword, a mechanic (with
+    its rule), a translation's own key (205.2c@FILE), a judge document's section. [] when the
+    library has nothing under it."""
+    from corpus.mechanics import by_english
+    from search.results import Result, order_records, select_english
+
+    mechanic = by_english(key)
+    rule = as_number(mechanic.rule) if mechanic else None
+    results = engine.lookup(rule, filters) if rule else []
+    if any(r.key == key for result in results for r in result.records):
+        return results  # the mechanic's own rule carries its records
+    records = [r for r in engine.versions.with_keys([key]) if filters.keep(r)]
+    if records:
+        own = Result(key, 1.0, order_records(records))
+        select_english(own, engine.english_editions, filters.edition)
+        results.insert(0, own)
+    return results
 
 
 def term(engine: Engine, phrase: str) -> dict[str, Any]:

@@ -138,3 +138,95 @@ def test_slash_focuses_the_search_box(browser, site: str):
     browser.get(f"{site}/rule/205.4d")
     browser.find_element(By.TAG_NAME, "body").send_keys("/")
     assert browser.switch_to.active_element.get_attribute("id") == "q"
+
+
+PAGES = [
+    "/", "/?q=regola+delle+leggende", "/?q=tipo&lang=it&kind=rule", "/rule/205.4d",
+    "/rule/Station", "/rule/205.1", "/sources", "/diff?lang=it", "/diff", "/term",
+    "/term/leggendario", "/nowhere",
+]  # fmt: skip
+
+# The WCAG contrast ratio of every element's own text against the first opaque background
+# behind it; the lowest ones, as [ratio, tag, text].
+LOW_CONTRAST = """
+function rgb(s) { const m = s.match(/[\\d.]+/g).map(Number); return m; }
+function lum(c) { const [r, g, b] = c.slice(0, 3).map(v => { v /= 255;
+  return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b; }
+function background(e) { for (; e; e = e.parentElement) {
+  const c = rgb(getComputedStyle(e).backgroundColor); if (c.length < 4 || c[3] > 0.5) return c; }
+  return [255, 255, 255]; }
+const low = [];
+for (const e of document.querySelectorAll('body *')) {
+  const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own || !e.getClientRects().length) continue;
+  const a = lum(rgb(getComputedStyle(e).color)), b = lum(background(e));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < 4.5) low.push([ratio, e.tagName, e.textContent.trim().slice(0, 40)]);
+}
+return low;
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_no_page_is_wider_than_the_window(browser, site: str, width: int):
+    """At 390 px (a phone) and 1280 px, no page of any type scrolls sideways, and its text
+    passes WCAG AA contrast (4.5:1)."""
+    browser.set_window_size(width, 900)
+    for path in PAGES:
+        browser.get(site + path)
+        inner = browser.execute_script("return window.innerWidth")
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= inner, (path, wide, inner)
+        assert browser.execute_script(LOW_CONTRAST) == [], path
+
+
+def test_filters_fold_away_and_controls_are_labelled(browser, site: str):
+    """On a phone the filters are one folded line until opened; every visible control has a
+    label; the search box and the navigation are reached with Tab."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    browser.set_window_size(390, 900)
+    browser.get(f"{site}/?q=regola+delle+leggende")
+    details = browser.find_element(By.CSS_SELECTOR, "details.filters")
+    assert details.get_attribute("open") is None and details.size["height"] < 60
+    details.find_element(By.TAG_NAME, "summary").click()
+    legend = details.find_element(By.TAG_NAME, "legend").text
+    assert "none ticked: every language" in legend
+    unlabelled = browser.execute_script(
+        "return [...document.querySelectorAll('input:not([type=hidden]), select')]"
+        ".filter(e => !e.labels.length && !e.getAttribute('aria-label')).map(e => e.name)"
+    )
+    assert unlabelled == []
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    browser.get(f"{site}/rule/205.4d")
+    reached = []
+    for _ in range(8):
+        ActionChains(browser).send_keys(Keys.TAB).perform()
+        active = browser.switch_to.active_element
+        reached.append(active.get_attribute("id") or active.text)
+    assert "q" in reached and "Changes" in reached and "Sources" in reached
+
+
+def test_the_home_page_and_the_new_pages(browser, site: str):
+    """The home page lists the languages held and example searches that work; the diff page
+    marks a move with its edition pickers set to the two newest Italian editions."""
+    from selenium.webdriver.common.by import By
+
+    browser.set_window_size(1280, 900)
+    browser.get(site + "/")
+    rows = [r.text for r in browser.find_elements(By.CSS_SELECTOR, "table.holdings th[scope=row]")]
+    assert rows == ["Italiano", "Français", "Español"]
+    browser.find_element(By.LINK_TEXT, "regola delle leggende").click()
+    assert browser.title == "regola delle leggende — mtgrules"
+    assert browser.find_elements(By.CSS_SELECTOR, ".result mark")
+    browser.find_element(By.LINK_TEXT, "Changes").click()
+    assert browser.find_element(By.CSS_SELECTOR, ".note").text.startswith("this library has no")
+    browser.get(site + "/diff?lang=it")
+    picked = [
+        browser.find_element(By.CSS_SELECTOR, f"select[name={n}] option:checked").text
+        for n in ("from", "to")
+    ]
+    assert picked == ["2025-11-14", "2026-02-20"]

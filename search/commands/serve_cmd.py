@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from corpus.paths import home
@@ -18,11 +20,19 @@ from search.session import ensure_fresh
     type=click.IntRange(0, 65535),
     help="The port to listen on.",
 )
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Processes answering requests, each with the build open read-only (for many judges).",
+)
 @click.option("--open", "open_browser", is_flag=True, help="Open the search page in a browser.")
-def command(host: str, port: int, open_browser: bool) -> None:
+def command(host: str, port: int, workers: int, open_browser: bool) -> None:
     """Serve the library of MTGRULES_HOME in a browser (search, rules, terms, diffs, sources)
     and as a JSON API under /api/ with the shapes of --json. Binds to this machine only unless
-    --host says otherwise; a rebuilt index is picked up without a restart."""
+    --host says otherwise; a rebuilt index is picked up without a restart. With --workers N,
+    N processes share the port, each with its own engine over the same read-only build."""
     from search.web import serving
     from search.web.app import create_app
 
@@ -35,14 +45,18 @@ def command(host: str, port: int, open_browser: bool) -> None:
         ) from error
     try:
         ensure_fresh(home())  # index now, once, so that no request waits for it
-        app = create_app(home())
+        # One worker: the app made here; several: each worker process makes its own.
+        app = create_app(home()) if workers == 1 else None
         bound = sock.getsockname()[1]
         address = f"http://{host if ':' not in host else f'[{host}]'}:{bound}/"
-        echo(f"mtgrules: serving {home()} at {address} (Ctrl-C stops)")
+        several = f" with {workers} worker processes" if workers > 1 else ""
+        echo(f"mtgrules: serving {home()} at {address}{several} (Ctrl-C stops)")
         if open_browser:
             import webbrowser
 
             webbrowser.open(address)
-        serving.run(app, sock, host)
+        if workers > 1:  # each worker imports the app itself: MTGRULES_HOME is in its environment
+            os.environ["MTGRULES_HOME"] = str(home())
+        serving.run(app, sock, host, workers)
     finally:
         sock.close()

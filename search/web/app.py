@@ -11,31 +11,28 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup, escape
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from corpus import paths
-from corpus.citations import citations as cited_in
 from corpus.dates import EDITION_FORMS, typed_edition
-from corpus.documents import DOCUMENTS, doc_of_key
+from corpus.documents import DOCUMENTS
 from corpus.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
-from corpus.numbers import CITATION
-from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
+from corpus.records import KINDS, read_jsonl
 from indexer.integrity import live_damage, records_mismatch
 from indexer.store import read_current
 from search import payloads
 from search.engine import Engine
-from search.render import by_language, matched_spans
 from search.results import Filters
+from search.web.changes import staleness
+from search.web.overview import Overview, overview
 
 HERE = Path(__file__).parent
 MAX_LIMIT = 50
@@ -71,6 +68,7 @@ class Library:
         self._engine: Any = None
         self._dir: str | None = None
         self._records: Any = None
+        self._derived: dict[str, Any] = {}  # per build: overview, staleness
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mtgrules-library")
         self._rebuild: threading.Thread | None = None
         self._rebuilt_for: str | None = None
@@ -114,6 +112,7 @@ class Library:
             if self._engine is not None and self._dir == current["dir"]:
                 self._engine.close()
                 self._engine, self._dir, self._records = None, None, None
+                self._derived = {}
             if self._rebuilt_for == current["dir"] and self._rebuild_error:
                 raise payloads.Problem(
                     f"the index is damaged ({', '.join(damaged)}) and could not be rebuilt "
@@ -155,7 +154,7 @@ class Library:
                 if self._engine is not None:
                     self._engine.close()
                 self._engine = Engine.of_build(self.home, current)
-                self._dir, self._records = current["dir"], None
+                self._dir, self._records, self._derived = current["dir"], None, {}
             return self._engine
 
     def records(self) -> Any:
@@ -180,6 +179,24 @@ class Library:
                 self._records = records
         return records
 
+    def derived(self, name: str, make: Callable[[Any], Any]) -> Any:
+        """`make(records)` computed once per build (the home page's overview, the staleness of
+        every translated rule); call it through `run`, as every read."""
+        records = self.records()
+        with self._lock:
+            if name in self._derived:
+                return self._derived[name]
+        made = make(records)
+        with self._lock:
+            self._derived.setdefault(name, made)
+            return self._derived[name]
+
+    def overview(self) -> Overview:
+        return self.derived("overview", overview)
+
+    def staleness(self) -> dict[tuple[str, str], dict[str, Any]]:
+        return self.derived("staleness", staleness)
+
 
 def _known(engine: Any, numbers: Any) -> set[str]:
     """The rule numbers the library has (those a page links)."""
@@ -200,7 +217,10 @@ def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
         edition = typed_edition(edition)
         if edition is None:
             raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
-    show = tuple(validate_languages([v for v in query.getlist("show") if v]))
+    try:
+        show = tuple(validate_languages([v for v in query.getlist("show") if v]))
+    except UnknownLanguageError as error:
+        raise payloads.Problem(f"show: {error}", 400) from None
     every = query.get("all_editions", "") in ("1", "true", "yes")
     docs = tuple(d for raw in query.getlist("doc") for d in raw.split(",") if d)
     if any(d not in DOCUMENTS for d in docs):
@@ -212,8 +232,9 @@ def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
 
 
 def _limit(request: Request, default: int = 5) -> int:
-    raw = request.query_params.get("limit", str(default))
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LIMIT:
+    raw = request.query_params.get("limit", "") or str(default)
+    # ASCII digits only ("²".isdigit() is true) and few of them (int() refuses 5,000 digits).
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 3) or not 1 <= int(raw) <= MAX_LIMIT:
         raise payloads.Problem(f"limit: a whole number from 1 to {MAX_LIMIT}", 400)
     return int(raw)
 
@@ -286,201 +307,6 @@ def api_sources(library: Library, request: Request) -> dict[str, Any]:
     return payloads.sources(library.home, write=False)  # no route writes the parse cache
 
 
-# --- the pages --------------------------------------------------------------------------------
-
-
-def _environment() -> Environment:
-    environment = Environment(
-        loader=FileSystemLoader(HERE / "templates"),
-        autoescape=select_autoescape(("html",), default=True),
-    )
-    environment.filters["linked"] = linked
-    environment.filters["rule_href"] = rule_href
-    environment.globals["DOC_NAMES"] = DOCUMENTS
-    environment.globals["LANG_NAMES"] = LANG_NAMES
-    environment.globals["LOW_CONFIDENCE"] = LOW_CONFIDENCE
-    return environment
-
-
-def linked(
-    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
-) -> Markup:
-    """A record's text escaped, each cited rule a link (to a rule the library has), the words
-    the query matched marked as the terminal marks them."""
-    text = record.text
-    judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
-    links = (
-        [(c.start, c.end, c.target) for c in judged]
-        if judged or record.key[:4] in ("MTR ", "IPG ", "JAR ")
-        else [(m.start(1), m.end(1), m[1]) for m in CITATION.finditer(text)]
-    )
-    marks = [
-        (start, end, "mark")
-        for start, end in matched_spans(text, record.lang, matched or set())
-        if not any(s < end and start < e for s, e, _ in links)
-    ]
-    pieces = []
-    position = 0
-    for start, end, kind in sorted(links + marks):
-        if start < position:
-            continue  # a merged compound overlapping the word before it
-        pieces.append(escape(text[position:start]))
-        piece = text[start:end]
-        if kind == "mark":
-            pieces.append(Markup("<mark>{}</mark>").format(piece))
-        elif known is None or kind in known:
-            pieces.append(Markup('<a href="{0}">{1}</a>').format(rule_href(kind), piece))
-        else:
-            pieces.append(escape(piece))
-        position = end
-    pieces.append(escape(text[position:]))
-    return Markup("").join(pieces)
-
-
-def rule_href(key: str) -> str:
-    """A rule's page, or a judge document's part's: /rule/704.5j, /doc/mtr/2.3."""
-    doc = doc_of_key(key)
-    if doc == "cr":
-        return f"/rule/{quote(key, safe='')}"
-    return f"/doc/{doc}/{quote(key[4:], safe='')}"
-
-
-TEMPLATES: list[Environment] = []  # made at the first page
-
-
-def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    if not TEMPLATES:
-        TEMPLATES.append(_environment())
-    html = TEMPLATES[0].get_template(name).render(**context)
-    return HTMLResponse(html, status_code=status)
-
-
-async def home_page(request: Request) -> Response:
-    library: Library = request.app.state.library
-    q = request.query_params.get("q", "").strip()
-    context: dict[str, Any] = {"q": q, "langs": request.query_params.getlist("lang")}
-    context["kinds"] = request.query_params.getlist("kind")
-    context["docs"] = request.query_params.getlist("doc")
-    if not q:
-        return page("search.html", title="mtgrules — the rules side by side", results=[], **context)
-    try:
-        filters, show = _filters(request)
-        payload, results, matched = await library.with_engine(
-            payloads.search, q, filters, _limit(request, 10), show
-        )
-        cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
-        cited |= {
-            c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)
-        }
-        known = await library.with_engine(_known, cited)
-    except payloads.Problem as problem:
-        return page(
-            "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
-            results=[], **context,
-        )  # fmt: skip
-    return page(
-        "search.html",
-        title=f"{q} — mtgrules",
-        results=[(r, by_language(r, show)) for r in results],
-        matched=matched,
-        known=known,
-        suggestions=payload.get("suggestions", []),
-        partial="missing" in payload,
-        missing=payload.get("missing", []),
-        **context,
-    )
-
-
-async def rule_page(request: Request) -> Response:
-    return await _rule_page(request, request.path_params["rule"])
-
-
-async def doc_page(request: Request) -> Response:
-    """/doc/mtr/2.3: a part of a judge document, on the rule page (the penalty, the edition,
-    the citations as links)."""
-    doc, part = request.path_params["doc"], request.path_params["part"]
-    return await _rule_page(request, f"{doc.upper()} {part}")
-
-
-async def _rule_page(request: Request, rule: str) -> Response:
-    from corpus.editions import word_diff
-
-    library: Library = request.app.state.library
-    try:
-        filters, show = _filters(request)
-        payload, results = await library.with_engine(payloads.show, rule, filters, show)
-        known = await library.with_engine(_known, payload["refers_to"])
-    except payloads.Problem as problem:
-        return page("error.html", status=problem.status, title=f"{rule} — mtgrules",
-                    error=str(problem))  # fmt: skip
-    known |= {r.key for r in results}
-    stale = {}
-    for result in results:
-        english = [r for r in result.records if r.lang == "en" and r.kind == "rule"]
-        if len(english) >= 2 and english[0].text != english[-1].text:
-            stale[result.key] = (
-                english[0],
-                english[-1],
-                word_diff(english[0].text, english[-1].text),
-            )
-    return page(
-        "rule.html",
-        title=f"{payload['query']} — mtgrules",
-        rule=payload["query"],
-        results=[(r, by_language(r, show)) for r in results],
-        known=known,
-        payload=payload,
-        stale=stale,
-    )
-
-
-async def term_page(request: Request) -> Response:
-    library: Library = request.app.state.library
-    term = request.path_params["term"]
-    try:
-        payload = await library.with_engine(payloads.term, term)
-    except payloads.Problem as problem:
-        return page(
-            "error.html", status=problem.status, title="term — mtgrules", error=str(problem)
-        )
-    status = 200 if payload["concepts"] else 404
-    return page("term.html", status=status, title=f"{term} — term — mtgrules", payload=payload)
-
-
-async def diff_page(request: Request) -> Response:
-    library: Library = request.app.state.library
-    query = request.query_params
-    title = f"diff {query.get('from', '')} → {query.get('to', '')} — mtgrules"
-    try:
-        payload = await library.run(api_diff, library, request)
-    except payloads.Problem as problem:
-        return page("error.html", status=problem.status, title=title, error=str(problem))
-    return page(
-        "diff.html", title=title, diffs=payload.get("diffs", [payload]), rule=query.get("rule")
-    )
-
-
-async def history_page(request: Request) -> Response:
-    library: Library = request.app.state.library
-    rule = request.path_params["rule"]
-    try:
-        payload = await library.run(api_history, library, request)
-    except payloads.Problem as problem:
-        return page("error.html", status=problem.status, title=f"history {rule} — mtgrules",
-                    error=str(problem))  # fmt: skip
-    return page("history.html", title=f"history of {rule} — mtgrules", payload=payload)
-
-
-async def sources_page(request: Request) -> Response:
-    library: Library = request.app.state.library
-    try:
-        payload = await library.run(api_sources, library, request, engine=False)
-    except payloads.Problem as problem:
-        return page("error.html", status=problem.status, title="sources — mtgrules",
-                    error=str(problem))  # fmt: skip
-    return page("sources.html", title="sources — mtgrules", payload=payload)
-
-
 class SecurityHeaders(BaseHTTPMiddleware):
     async def dispatch(self, request: Request, call_next: Any) -> Response:
         response: Response = await call_next(request)
@@ -488,25 +314,64 @@ class SecurityHeaders(BaseHTTPMiddleware):
         return response
 
 
+async def not_found(request: Request, exc: Exception) -> Response:
+    """An unknown address: the error page (JSON under /api/), with the security headers."""
+    from search.web.pages import error_page
+
+    status = exc.status_code if isinstance(exc, HTTPException) else 404
+    message = "no such page; start from the search box or the home page"
+    if status != 404:
+        message = str(getattr(exc, "detail", "")) or "this request cannot be answered"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status, headers=SECURITY_HEADERS)
+    return error_page(status, "mtgrules", message)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """A fault of ours: a 500 that still carries the security headers (Starlette answers it
+    outside every middleware) and says nothing of the internals."""
+    message = "internal error; the server's log has the details"
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=500, headers=SECURITY_HEADERS)
+    from starlette.responses import PlainTextResponse
+
+    return PlainTextResponse(message, status_code=500, headers=SECURITY_HEADERS)
+
+
 def create_app(home: Path) -> Starlette:
+    from search.web import pages
+
     routes = [
-        Route("/", home_page),
-        Route("/rule/{rule:str}", rule_page),
-        Route("/doc/{doc:str}/{part:str}", doc_page),
-        Route("/history/{rule:str}", history_page),
-        Route("/term/{term:str}", term_page),
-        Route("/diff", diff_page),
-        Route("/sources", sources_page),
+        Route("/", pages.home_page),
+        # {..:path}: a key may hold a slash ("Exilio / Exiliar"), links escape it as %2F.
+        Route("/rule/{rule:path}", pages.rule_page),
+        Route("/doc/{doc:str}/{part:path}", pages.doc_page),
+        Route("/history/{rule:path}", pages.history_page),
+        Route("/term", pages.term_page),
+        Route("/term/{term:path}", pages.term_page),
+        Route("/diff", pages.diff_page),
+        Route("/sources", pages.sources_page),
         Route("/api/search", api(api_search)),
-        Route("/api/show/{rule:str}", api(api_show)),
-        Route("/api/term/{term:str}", api(api_term)),
+        Route("/api/show/{rule:path}", api(api_show)),
+        Route("/api/term/{term:path}", api(api_term)),
         Route("/api/diff", api(api_diff)),
-        Route("/api/history/{rule:str}", api(api_history)),
+        Route("/api/history/{rule:path}", api(api_history)),
         Route("/api/stale", api(api_stale)),
         Route("/api/check", api(api_check)),
         Route("/api/sources", api(api_sources)),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={404: not_found, 405: not_found, 500: server_error},
+    )
     app.state.library = Library(home)
     return app
+
+
+def app_from_environment() -> Starlette:
+    """The app of MTGRULES_HOME: what each worker process of `serve --workers N` imports."""
+    from corpus.paths import home
+
+    return create_app(home())

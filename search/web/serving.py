@@ -167,22 +167,53 @@ class HostGuard:
         await response(scope, receive, send)
 
 
-def run(app: Any, sock: socket.socket, host: str) -> None:
-    """Serve the app on the bound socket until interrupted."""
-    import uvicorn
+HOST_VARIABLE = "MTGRULES_SERVE_HOST"  # the bound address, for each worker's Host check
 
+
+def _guarded(app: Any, host: str) -> Any:
+    """The app behind the Host check, in a process whose log and connection limit are set."""
     from search.web.app import SECURITY_HEADERS
 
     logging.getLogger("asyncio").addFilter(OncePerMinute())
     BoundedH11.limit = connection_limit()
-    config = uvicorn.Config(
-        HostGuard(app, allowed_hosts(host), SECURITY_HEADERS),
-        log_level="warning",
-        http=BoundedH11,
+    return HostGuard(app, allowed_hosts(host), SECURITY_HEADERS)
+
+
+def worker_app() -> Any:
+    """What each worker process of `serve --workers N` loads: the app of MTGRULES_HOME behind
+    the same Host check, connection limit and quiet log as a single process."""
+    import os
+
+    from search.web.app import app_from_environment
+
+    return _guarded(app_from_environment(), os.environ.get(HOST_VARIABLE, "127.0.0.1"))
+
+
+def run(app: Any, sock: socket.socket, host: str, workers: int = 1) -> None:
+    """Serve the app on the bound socket until interrupted; with workers > 1, that many
+    processes (uvicorn's supervisor) accept on the same socket, each making its own app
+    (`worker_app`: an app holds an engine, which is not shared between processes)."""
+    import os
+
+    import uvicorn
+
+    limit = connection_limit()  # raised here, inherited by the workers
+    options: dict[str, Any] = {
+        "log_level": "warning",
+        "http": BoundedH11,
         # Requests in flight past this are answered 503 at once (uvicorn counts connections
         # too, closing ones included: hence above the connections' own limit).
-        limit_concurrency=2 * BoundedH11.limit,
-        timeout_keep_alive=int(REQUEST_SECONDS),
-        backlog=BACKLOG,
-    )
-    uvicorn.Server(config).run(sockets=[sock])
+        "limit_concurrency": 2 * limit,
+        "timeout_keep_alive": int(REQUEST_SECONDS),
+        "backlog": BACKLOG,
+    }
+    if workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        os.environ[HOST_VARIABLE] = host
+        config = uvicorn.Config(
+            "search.web.serving:worker_app", factory=True, workers=workers, **options
+        )
+        Multiprocess(config, sockets=[sock]).run()
+        return
+    uvicorn.Server(uvicorn.Config(_guarded(app, host), **options)).run(sockets=[sock])

@@ -1,0 +1,119 @@
+"""What the library holds, for the home page and for the notes that say what is missing ("no
+French text for 704 in this library: the French documents cover section 205"). Computed once
+per build from its hand-off records."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from corpus.languages import SHOWN_ORDER
+from corpus.numbers import section_of
+from corpus.records import Record
+
+# The languages' names in English, for sentences written in English.
+ENGLISH_NAMES = {"en": "English", "it": "Italian", "fr": "French", "es": "Spanish"}
+
+# A few searches a judge or a translator would type, per language (shown for the languages the
+# library holds; the crawler test follows each).
+EXAMPLES = {
+    "en": ("legend rule", "state-based actions", "704.5j", "deathtouch"),
+    "it": ("regola delle leggende", "tipo di carta", "Stazione"),
+    "fr": ("légendaire", "sous-type", "205.3"),
+    "es": ("regla de leyendas", "toque mortal", "acciones basadas en estado"),
+}
+
+
+@dataclass
+class Holding:
+    """One language's part of the library."""
+
+    lang: str
+    documents: list[str] = field(default_factory=list)
+    editions: list[str] = field(default_factory=list)
+    sections: set[int] = field(default_factory=set)
+    kinds: Counter[str] = field(default_factory=Counter)
+    follows: list[str] = field(default_factory=list)  # English editions its documents follow
+
+    @property
+    def name(self) -> str:
+        return ENGLISH_NAMES.get(self.lang, self.lang)
+
+    @property
+    def coverage(self) -> str:
+        """ "section 205", "sections 100–122, 200–209", or "no numbered rules"."""
+        if not self.sections:
+            return "no numbered rules"
+        ranges = _ranges(sorted(self.sections))
+        if len(self.sections) == 1:
+            return f"section {ranges[0]}"
+        if len(ranges) > 4:
+            low, high = min(self.sections), max(self.sections)
+            return f"{len(self.sections)} sections from {low} to {high}"
+        return "sections " + ", ".join(ranges)
+
+
+@dataclass
+class Overview:
+    holdings: dict[str, Holding]
+    english_editions: list[str]
+
+    @property
+    def newest_english(self) -> str | None:
+        return self.english_editions[-1] if self.english_editions else None
+
+    def missing(self, key: str, lang: str) -> str:
+        """Why a result has no text in this language."""
+        holding = self.holdings.get(lang)
+        name = ENGLISH_NAMES.get(lang, lang)
+        if holding is None:
+            return f"no {name} text for {key}: this library has no {name} document"
+        return f"no {name} text for {key} in this library: the {name} documents cover " + (
+            holding.coverage
+        )
+
+
+def _ranges(sections: Sequence[int]) -> list[str]:
+    out: list[list[int]] = []
+    for section in sections:
+        if out and section == out[-1][1] + 1:
+            out[-1][1] = section
+        else:
+            out.append([section, section])
+    return [str(a) if a == b else f"{a}–{b}" for a, b in out]
+
+
+def overview(records: Iterable[Record]) -> Overview:
+    holdings: dict[str, Holding] = {}
+    english: set[str] = set()
+    for record in records:
+        holding = holdings.setdefault(record.lang, Holding(record.lang))
+        if record.source not in holding.documents:
+            holding.documents.append(record.source)
+        if record.edition and record.edition not in holding.editions:
+            holding.editions.append(record.edition)
+        if record.follows and record.follows not in holding.follows:
+            holding.follows.append(record.follows)
+        holding.kinds[record.kind] += 1
+        section = section_of(record.key) if record.kind == "rule" else ""
+        if section.isdigit():
+            holding.sections.add(int(section))
+        if record.lang == "en" and record.edition:
+            english.add(record.edition)
+    for holding in holdings.values():
+        holding.documents.sort()
+        holding.editions.sort()
+        holding.follows.sort()
+    ordered = {lang: holdings[lang] for lang in SHOWN_ORDER if lang in holdings}
+    return Overview(ordered, sorted(english))
+
+
+def missing_notes(
+    overview: Overview, key: str, present: Iterable[str], wanted: Iterable[str]
+) -> list[str]:
+    """A sentence for each wanted language a result has no text in."""
+    have = set(present)
+    return [
+        overview.missing(key, lang) for lang in SHOWN_ORDER if lang in wanted and lang not in have
+    ]

@@ -1,0 +1,357 @@
+"""The HTML pages of `mtgrules serve`: home and search, a key's page (rule, glossary entry,
+mechanic, a translation's own key, any document's section), history, diff, term lookup and
+sources. Each reads through payloads (the shapes of --json) and renders a Jinja2 template that
+escapes every text; every link is search.web.links.href."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup, escape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from corpus.citations import citations as cited_in
+from corpus.documents import DOCUMENTS, JUDGE
+from corpus.following import followed
+from corpus.numbers import CITATION, RuleNumber
+from corpus.records import LOW_CONFIDENCE, StoredRecord
+from search import payloads
+from search.render import by_language, matched_spans
+from search.web.app import (
+    HERE,
+    LANG_NAMES,
+    SECURITY_HEADERS,
+    Library,
+    _filters,
+    _known,
+    _limit,
+    api_diff,
+    api_history,
+)
+from search.web.changes import as_html
+from search.web.links import href, rule_href
+from search.web.overview import ENGLISH_NAMES, EXAMPLES, missing_notes
+
+KINDS_SHOWN = ("rule", "example", "glossary", "article", "ruling")
+
+
+def _environment() -> Environment:
+    environment = Environment(
+        loader=FileSystemLoader(HERE / "templates"),
+        autoescape=select_autoescape(("html",), default=True),
+    )
+    environment.filters["linked"] = linked
+    environment.filters["diff_html"] = as_html
+    environment.filters["rule_href"] = rule_href
+    environment.globals.update(
+        LANG_NAMES=LANG_NAMES,
+        DOC_NAMES=DOCUMENTS,
+        ENGLISH_NAMES=ENGLISH_NAMES,
+        LOW_CONFIDENCE=LOW_CONFIDENCE,
+        KINDS_SHOWN=KINDS_SHOWN,
+        href=href,
+    )
+    return environment
+
+
+def linked(
+    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
+) -> Markup:
+    """A record's text escaped, each cited rule a link (to a rule the library has), the words
+    the query matched marked as the terminal marks them."""
+    text = record.text
+    judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
+    links = (
+        [(c.start, c.end, c.target) for c in judged]
+        if judged or record.key[:4] in ("MTR ", "IPG ", "JAR ")
+        else [(m.start(1), m.end(1), m[1]) for m in CITATION.finditer(text)]
+    )
+    marks = [
+        (start, end, "mark")
+        for start, end in matched_spans(text, record.lang, matched or set())
+        if not any(s < end and start < e for s, e, _ in links)
+    ]
+    pieces = []
+    position = 0
+    for start, end, kind in sorted(links + marks):
+        if start < position:
+            continue  # a merged compound overlapping the word before it
+        pieces.append(escape(text[position:start]))
+        piece = text[start:end]
+        if kind == "mark":
+            pieces.append(Markup("<mark>{}</mark>").format(piece))
+        elif known is None or kind in known:
+            pieces.append(Markup('<a href="{}">{}</a>').format(href("rule", kind), piece))
+        else:
+            pieces.append(escape(piece))
+        position = end
+    pieces.append(escape(text[position:]))
+    return Markup("").join(pieces)
+
+
+TEMPLATES: list[Environment] = []  # made at the first page
+
+
+def page(name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    if not TEMPLATES:
+        TEMPLATES.append(_environment())
+    html = TEMPLATES[0].get_template(name).render(**context)
+    return HTMLResponse(html, status_code=status, headers=SECURITY_HEADERS)
+
+
+def error_page(status: int, title: str, message: str) -> HTMLResponse:
+    return page("error.html", status=status, title=title, error=message)
+
+
+def _library(request: Request) -> Library:
+    library: Library = request.app.state.library
+    return library
+
+
+def _search_context(request: Request) -> dict[str, Any]:
+    query = request.query_params
+    return {
+        "q": query.get("q", "").strip(),
+        "langs": query.getlist("lang"),
+        "kinds": [k for raw in query.getlist("kind") for k in raw.split(",") if k],
+        "docs": [d for raw in query.getlist("doc") for d in raw.split(",") if d],
+    }
+
+
+async def home_page(request: Request) -> Response:
+    library = _library(request)
+    context = _search_context(request)
+    q = context["q"]
+    if not q:
+        try:
+            overview = await library.run(library.overview)
+        except payloads.Problem as problem:
+            return error_page(problem.status, "mtgrules", str(problem))
+        examples = {lang: EXAMPLES.get(lang, ()) for lang in overview.holdings}
+        return page(
+            "home.html", title="mtgrules — the rules side by side", overview=overview,
+            examples=examples, **context,
+        )  # fmt: skip
+    try:
+        filters, show = _filters(request)
+        payload, results, matched = await library.with_engine(
+            payloads.search, q, filters, _limit(request, 10), show
+        )
+        overview = await library.run(library.overview)
+        wanted = {*filters.langs, *show, *await library.with_engine(_query_languages, q)}
+        cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
+        cited |= {
+            c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)
+        }
+        known = await library.with_engine(_known, cited)
+    except payloads.Problem as problem:
+        return page(
+            "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
+            results=[], **context,
+        )  # fmt: skip
+    shown = []
+    for result in results:
+        columns = by_language(result, show)
+        shown.append((result, columns, missing_notes(overview, result.key, columns, wanted)))
+    return page(
+        "search.html",
+        title=f"{q} — mtgrules",
+        results=shown,
+        matched=matched,
+        known=known,
+        suggestions=payload.get("suggestions", []),
+        partial="missing" in payload,
+        missing=payload.get("missing", []),
+        **context,
+    )
+
+
+def _query_languages(engine: Any, q: str) -> Any:
+    return engine.query_languages(q)
+
+
+def _english_editions(engine: Any) -> list[str]:
+    return list(engine.english_editions)
+
+
+def _status_of_translations(
+    library: Library, results: list[Any]
+) -> dict[str, list[dict[str, Any]]]:
+    """Per result key, one line per translated document shown: the English edition it follows
+    and what changed in English since (moved to another number, or the words that changed)."""
+    engine = library.engine()
+    editions = list(engine.english_editions)
+    if not editions:
+        return {}
+    stale = library.staleness()
+    lines: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        seen: set[str] = set()
+        for record in result.records:
+            if record.lang == "en" or record.kind != "rule" or record.source in seen:
+                continue
+            seen.add(record.source)
+            entry = stale.get((record.source, record.key))
+            follows = followed(editions, record)
+            lines.setdefault(result.key, []).append(
+                {
+                    "lang": record.lang,
+                    "source": record.source,
+                    "follows": entry["english_from"] if entry else follows,
+                    "newest": editions[-1],
+                    "change": entry,
+                    # after a move, whether the old number now holds another English rule
+                    "reused": any(
+                        r.lang == "en" and editions[-1] in r.editions for r in result.records
+                    ),
+                }
+            )
+    return lines
+
+
+def _following(translations: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """One line per translated document on the page: the edition it follows, how many of the
+    page's rules changed in English since."""
+    documents: dict[str, dict[str, Any]] = {}
+    for lines in translations.values():
+        for line in lines:
+            document = documents.setdefault(line["source"], {**line, "stale": 0})
+            document["stale"] += line["change"] is not None
+    return list(documents.values())
+
+
+async def rule_page(request: Request) -> Response:
+    return await _rule_page(request, request.path_params["rule"])
+
+
+async def doc_page(request: Request) -> Response:
+    """/doc/mtr/2.3: a part of a judge document, on the rule page (the penalty, the edition,
+    the citations as links)."""
+    doc, part = request.path_params["doc"], request.path_params["part"]
+    if doc not in JUDGE:
+        return error_page(404, f"{doc} — mtgrules", f"no such document; valid: {', '.join(JUDGE)}")
+    return await _rule_page(request, f"{doc.upper()} {part}")
+
+
+async def _rule_page(request: Request, rule: str) -> Response:
+    library = _library(request)
+    try:
+        filters, show = _filters(request)
+        payload, results = await library.with_engine(payloads.show, rule, filters, show)
+        overview = await library.run(library.overview)
+        translations = await library.run(_status_of_translations, library, results)
+        known = await library.with_engine(_known, payload["refers_to"])
+        editions = await library.with_engine(_english_editions)
+    except payloads.Problem as problem:
+        return error_page(problem.status, f"{rule} — mtgrules", str(problem))
+    known |= {r.key for r in results}
+    present = {r.lang for result in results for r in result.records}
+    wanted = set(filters.langs or show or {"en", *overview.holdings})
+    numbered = RuleNumber.written(rule) is not None
+    english_rule = any(r.lang == "en" and r.kind == "rule" for x in results for r in x.records)
+    judged = payload.get("document", "cr") != "cr"  # a judge document's part has a history too
+    return page(
+        "rule.html",
+        title=f"{payload['query']} — mtgrules",
+        rule=payload["query"],
+        results=[(r, by_language(r, show)) for r in results],
+        known=known,
+        payload=payload,
+        translations=translations,
+        following=_following(translations),
+        notes=missing_notes(overview, rule, present, wanted),
+        history=(numbered and english_rule) or judged,
+        diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
+    )
+
+
+async def term_page(request: Request) -> Response:
+    library = _library(request)
+    term = request.path_params.get("term") or request.query_params.get("q", "")
+    if not term.strip():
+        return page("term.html", title="term lookup — mtgrules", payload=None, term="")
+    try:
+        payload = await library.with_engine(payloads.term, term)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "term — mtgrules", str(problem))
+    status = 200 if payload["concepts"] else 404
+    return page("term.html", status=status, title=f"{term} — term — mtgrules", payload=payload,
+                term=payload["query"])  # fmt: skip
+
+
+def _diff_editions(library: Library, lang: str) -> list[str]:
+    from corpus.editions import by_edition
+
+    return list(by_edition(library.records(), lang))
+
+
+async def diff_page(request: Request) -> Response:
+    library = _library(request)
+    query = request.query_params
+    lang = query.get("lang") or "en"
+    if lang not in LANG_NAMES:
+        return error_page(400, "diff — mtgrules", f"lang: one of {', '.join(LANG_NAMES)}")
+    try:
+        editions = await library.run(_diff_editions, library, lang)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "diff — mtgrules", str(problem))
+    old = query.get("from") or (editions[-2] if len(editions) > 1 else "")
+    new = query.get("to") or (editions[-1] if editions else "")
+    rule = query.get("rule", "").strip()
+    form = {"lang": lang, "from": old, "to": new, "rule": rule, "editions": editions}
+    form["ignore"] = query.get("ignore_typography", "") in ("1", "true", "yes")
+    title = f"diff {old} → {new}{', ' + rule if rule else ''} — mtgrules"
+    if len(editions) < 2:
+        name = ENGLISH_NAMES[lang]
+        note = f"this library has {len(editions) or 'no'} dated {name} edition" + (
+            "" if len(editions) == 1 else "s"
+        )
+        return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
+    params = {"from": old, "to": new, "lang": lang, "rule": rule or None}
+    params["ignore_typography"] = "1" if form["ignore"] else None
+    try:
+        payload = await library.run(api_diff, library, _with_query(request, params))
+        diffs = payload.get("diffs", [payload])
+        numbers = {
+            c[side] for d in diffs for c in d["changes"] for side in ("from", "to") if c[side]
+        }
+        known = await library.with_engine(_known, numbers)
+    except payloads.Problem as problem:
+        return page("diff.html", status=problem.status, title=title, form=form, diffs=[],
+                    error=str(problem))  # fmt: skip
+    return page("diff.html", title=title, form=form, diffs=diffs, known=known)
+
+
+def _with_query(request: Request, params: dict[str, str | None]) -> Request:
+    """The request with its query string replaced (the diff page's defaults filled in)."""
+    from urllib.parse import urlencode
+
+    scope = dict(request.scope)
+    pairs = [(k, v) for k, v in params.items() if v]
+    scope["query_string"] = urlencode(pairs).encode("ascii")
+    return Request(scope)
+
+
+async def history_page(request: Request) -> Response:
+    library = _library(request)
+    rule = request.path_params["rule"]
+    try:
+        payload = await library.run(api_history, library, request)
+        numbers = {e[k] for e in payload["history"] for k in ("number", "previous") if e.get(k)}
+        known = await library.with_engine(_known, numbers)
+    except payloads.Problem as problem:
+        return error_page(problem.status, f"history {rule} — mtgrules", str(problem))
+    return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
+                known=known)  # fmt: skip
+
+
+async def sources_page(request: Request) -> Response:
+    library = _library(request)
+    try:
+        # no route writes the parse cache; parses read no build: they wait for no search
+        payload = await library.run(payloads.sources, library.home, False, engine=False)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "sources — mtgrules", str(problem))
+    return page("sources.html", title="sources — mtgrules", payload=payload)
