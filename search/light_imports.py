@@ -6,7 +6,8 @@ the English morphology of its Variations query: together about 40 ms of a 170 ms
 `mtgrules search`. While Whoosh is imported, deferred modules answer for them: the
 attributes Whoosh takes at import are light wrappers, and any other attribute imports the real
 module and is taken from it, so a Whoosh or cached-property upgrade that uses more of either
-module is slower, never broken. The deferred modules are removed from `sys.modules` right
+module is slower, never broken (a submodule imported meanwhile, `import asyncio.events`, imports
+the real package first). The deferred modules are removed from `sys.modules` right
 after, so any later `import urllib.request` or `import asyncio` gets the real module.
 `tests/test_startup.py` checks that `search` loads neither."""
 
@@ -25,8 +26,8 @@ class DeferredModule(types.ModuleType):
     """A module's stand-in: its own attributes, else the real module's, imported then."""
 
     def __getattr__(self, attribute: str) -> Any:
-        if attribute.startswith("__"):  # what the import system asks (__path__, __spec__)
-            raise AttributeError(attribute)
+        # Dunder names too: the import system asks a package for __path__ to import one of its
+        # submodules (`import asyncio.events`), and the real module's is the one that works.
         return getattr(_real(self.__name__), attribute)
 
 

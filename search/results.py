@@ -46,6 +46,17 @@ class Result:
         }
 
 
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What a search answers: the results, the words that matched (folded and stemmed, for
+    highlighting) and, when no rule had every word, the words found nowhere."""
+
+    results: list[Result]
+    matched: frozenset[str] = frozenset()
+    missing: tuple[str, ...] = ()
+    partial: bool = False  # ranked on some of the words only
+
+
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
     def position(record: StoredRecord) -> tuple[Any, ...]:
         number = record.number or record.parent or ""
