@@ -55,7 +55,13 @@ def build(
     """Plan and carry out a build of `home`'s library, under its build lock. `verified`: the
     live build folder the caller has just checked whole (`indexer.integrity.live_damage`)."""
     with build_lock(home), _collector_paused():
-        return apply(plan(home, force, verified), progress)
+        result = apply(plan(home, force, verified), progress)
+    # The lexical index is live: now its vectors (in the background unless MTGRULES_MEANING
+    # says otherwise); also when the build was current but an embedder died before finishing.
+    from indexer.vectors import after_build
+
+    after_build(home, result.folder)
+    return result
 
 
 def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:

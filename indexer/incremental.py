@@ -25,7 +25,17 @@ from corpus.alignment import align_documents, overrides
 from corpus.dates import in_effect
 from corpus.enrichment import with_terms
 from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
-from corpus.paths import OUTDATED, SIDESTORE, STATE, TERMBASE, TERMBASE_READY, VOCABULARY
+from corpus.paths import (
+    MEANING_READY,
+    MEANING_ROWS,
+    MEANING_VECTORS,
+    OUTDATED,
+    SIDESTORE,
+    STATE,
+    TERMBASE,
+    TERMBASE_READY,
+    VOCABULARY,
+)
 from corpus.records import Record
 from corpus.terms import TermBase
 from indexer import sidestore
@@ -39,7 +49,9 @@ from indexer.versions import Version, versions
 from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
 
 # Written anew in each build folder, never through a hard link.
+# The vectors too: embedded afterwards for the new folder, mostly from the cache.
 OWN_FILES = {TERMBASE, TERMBASE_READY, VOCABULARY, STATE, OUTDATED}
+OWN_FILES |= {MEANING_VECTORS, MEANING_ROWS, MEANING_READY}
 
 
 def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
