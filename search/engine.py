@@ -30,15 +30,19 @@ if TYPE_CHECKING:
 
 ANSWERS_KEPT = 256  # searches an engine remembers
 LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
+DENSE_DEPTH = 100  # the encoder's nearest texts
 
 
 class Engine:
     """Whoosh finds and ranks versions; the side store gives the records of a key. A lookup by
     rule number needs only the side store, so Whoosh is opened on the first search."""
 
-    def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
+    def __init__(
+        self, folder: Path, english_editions: Iterable[str] = (), home: Path | None = None
+    ) -> None:
         self.english_editions = tuple(sorted(english_editions))
         self.folder = folder
+        self.home = home  # where the encoder's cache is (meaning-based retrieval)
         self.versions = Reader(folder)  # each version's record, editions and sources
         # Answers by (query, filters, limit), oldest first: an engine serves one build.
         self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
@@ -47,7 +51,7 @@ class Engine:
     def of_build(cls, home: Path, current: dict[str, Any]) -> Engine:
         """The engine of the build `current` (a home's CURRENT) names."""
         folder = paths.index_root(home) / current["dir"]
-        return cls(folder, current.get("english_editions", []))
+        return cls(folder, current.get("english_editions", []), home)
 
     @cached_property
     def searcher(self) -> Any:
@@ -151,6 +155,9 @@ class Engine:
             hidden=hidden,
         )
         scores = rank.by_key(lexical.candidates, query.languages)
+        dense = self._dense(query, filters) if retrieve.wants_meaning(query, lexical) else ()
+        if dense:
+            scores = rank.fused(scores, rank.by_key(dense, query.languages))
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores))
         leads = self._definition_leads(rank.definition_entries(scores))
         scores = rank.definitions_lead_to_rules(scores, leads)
@@ -158,6 +165,28 @@ class Engine:
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+
+    @cached_property
+    def meaning(self) -> Any:
+        """The build's vectors and the encoder (search/meaning.py), or None while there are
+        none: numpy and the encoder load on the first search that ranks by meaning."""
+        from search.meaning import open_meaning
+
+        return open_meaning(self.folder, self.home)
+
+    def _dense(self, query: Query, filters: Filters) -> tuple[Any, ...]:
+        """The candidates by meaning: none while the vectors are being prepared, and none for
+        an edition other than the newest (the vectors are of the texts a default search
+        shows)."""
+        from search import retrieve
+
+        if self.meaning is None or filters.edition or filters.all_editions:
+            return ()
+        kinds = filters.kinds and Filters(kinds=filters.kinds).whoosh()
+        allowed = set(self.searcher.docs_for_query(kinds)) if kinds else None
+        return retrieve.dense(
+            self.meaning, query, depth=DENSE_DEPTH, langs=filters.langs, allowed=allowed
+        )
 
     def query(self, text: str) -> tuple[Any, list[str]]:
         """The Whoosh query of a query's text and the words it searches, every word required."""

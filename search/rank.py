@@ -69,3 +69,31 @@ def definitions_lead_to_rules(
 def ranked(scores: Mapping[str, float], limit: int) -> list[tuple[str, float]]:
     """The best `limit` keys, ties in rule order."""
     return sorted(scores.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
+
+
+# --- fusion -----------------------------------------------------------------------------------
+
+RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al. 2009): rank r counts 1/(k + r)
+DENSE_WEIGHT = 0.7  # the encoder's ranking against Whoosh's: measured on eval/judges-queries.tsv
+
+
+def in_order(scores: Mapping[str, float]) -> list[str]:
+    """Keys best first, ties in rule order."""
+    return [key for key, _ in ranked(scores, len(scores))]
+
+
+def fused(
+    lexical: Mapping[str, float],
+    dense: Mapping[str, float],
+    *,
+    k: int = RRF_K,
+    dense_weight: float = DENSE_WEIGHT,
+) -> Scores:
+    """Whoosh's and the encoder's rankings as one, by reciprocal rank fusion: each key scores
+    the sum of weight / (k + its rank) over the rankings it is in. Ranks, not scores: BM25 and
+    cosine are on scales that do not compare."""
+    scores: Scores = {}
+    for weight, ranking in ((1.0, lexical), (dense_weight, dense)):
+        for position, key in enumerate(in_order(ranking), start=1):
+            scores[key] = scores.get(key, 0.0) + weight / (k + position)
+    return scores

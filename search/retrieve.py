@@ -1,10 +1,12 @@
 """Stage 2, retrieve: the candidates of a parsed query, each a document with its key, language
-and score. Lexical candidates come from Whoosh (BM25F per language, search/scoring.py); a
+and score. Lexical candidates come from Whoosh (BM25F per language, search/scoring.py), dense
+ones from the multilingual encoder (`dense`, search/meaning.py); a
 question needs only some of its words, and a query no rule has every word of falls back to
 the rules with some of them, saying which words were found nowhere."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +14,8 @@ from corpus.mechanics import result_key
 from search import builder
 from search.parse import Query
 from search.query import QueryError, Translations
+
+DENSE_FLOOR = 0.6  # the least cosine similarity a text needs to be a candidate by meaning
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,36 @@ def lexical(
         for score, docnum in hits.top_n
     )
     return Retrieved(candidates, frozenset(matched), missing, partial)
+
+
+def wants_meaning(query: Query, lexical: Retrieved) -> bool:
+    """Whether to ask the encoder too: for a question (its words are not its meaning), and for
+    words Whoosh found nothing for ("evocare", "follia": keyword names the term base lacks).
+    A query of terms that words find is answered by them: the encoder, asked too, put other
+    rules above the section a term names (eval/more-queries.tsv: hit@1 0.76 -> 0.71)."""
+    return query.plain and (query.asked or not lexical.candidates)
+
+
+def dense(
+    meaning: Any,
+    query: Query,
+    *,
+    depth: int,
+    langs: Sequence[str] = (),
+    allowed: set[int] | None = None,
+    floor: float = DENSE_FLOOR,
+) -> tuple[Candidate, ...]:
+    """The encoder's nearest texts to a plain query (search/meaning.py), as candidates: only
+    those of `langs` (all when empty) and of the `allowed` documents (all when None), and none
+    less similar than `floor` (below it a query of nonsense words still has neighbours)."""
+    if not query.plain:
+        return ()  # NOT, OR and wildcards mean nothing to an encoder
+    hits = meaning.nearest(query.text, limit=depth, langs=set(langs) or None)
+    return tuple(
+        Candidate(hit.docnum, result_key(hit.key), hit.lang, hit.score)
+        for hit in hits
+        if hit.score >= floor and (allowed is None or hit.docnum in allowed)
+    )
 
 
 def not_found(reader: Any, query: Query, translations: Translations) -> tuple[str, ...]:

@@ -176,3 +176,32 @@ def test_a_question_needs_only_some_of_its_words():
     with tiny_index(ENGLISH) as searcher:
         found = candidates(searcher, query)
     assert found[0].key == "205.4a"
+
+
+def test_fusion_ranks_by_both_rankings():
+    """Reciprocal rank fusion: a key second in both rankings beats one first in one ranking
+    only; each ranking counts weight / (k + rank), whatever its scores' scale."""
+    lexical = {"704.5j": 12.0, "205.4d": 9.0, "Legend Rule": 3.0}  # BM25
+    dense = {"704.5a": 0.81, "205.4d": 0.69}  # cosine
+    fused = rank.fused(lexical, dense, k=60, dense_weight=1.0)
+    assert rank.in_order(fused) == ["205.4d", "704.5a", "704.5j", "Legend Rule"]
+    assert fused["205.4d"] == pytest.approx(2 / 62)
+    assert fused["704.5j"] == fused["704.5a"] == pytest.approx(1 / 61)  # a tie: rule order
+    weighed = rank.fused(lexical, dense, k=60, dense_weight=0.5)
+    assert weighed["704.5a"] == pytest.approx(0.5 / 61)
+    assert rank.in_order(weighed)[:2] == ["205.4d", "704.5j"]
+
+
+def test_fusion_without_a_dense_ranking_keeps_the_lexical_order():
+    """No vectors (being prepared, or none near enough): the fused order is Whoosh's."""
+    lexical = {"205.4d": 9.0, "704.5j": 12.0, "205.4a": 1.0}
+    assert rank.in_order(rank.fused(lexical, {})) == rank.in_order(lexical)
+
+
+def test_the_rules_on_top_of_fusion_still_apply():
+    """The key the query names, first by words, stays first over a key the encoder puts
+    first and words second."""
+    fused = rank.fused({"Legend Rule": 9.0, "205.4d": 3.0}, {"205.4d": 0.7, "704.5j": 0.6})
+    assert rank.in_order(fused)[0] == "205.4d"
+    named = rank.exact_name_bonus(fused, {"Legend Rule"})
+    assert rank.in_order(named)[0] == "Legend Rule"
