@@ -14,6 +14,7 @@ after, so any later `import urllib.request` or `import asyncio` gets the real mo
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import sys
 import types
@@ -26,9 +27,24 @@ class DeferredModule(types.ModuleType):
     """A module's stand-in: its own attributes, else the real module's, imported then."""
 
     def __getattr__(self, attribute: str) -> Any:
-        # Dunder names too: the import system asks a package for __path__ to import one of its
-        # submodules (`import asyncio.events`), and the real module's is the one that works.
+        # The import system asks every module for __path__ (`from urllib.request import x`
+        # does): a plain module has none, and saying so keeps the real one unimported. A
+        # package's is the real package's, to import its submodules (`import asyncio.events`).
+        if attribute == "__path__" and not _is_package(self.__name__):
+            raise AttributeError(attribute)
         return getattr(_real(self.__name__), attribute)
+
+
+def _is_package(name: str) -> bool:
+    """Whether the real module is a package, found without importing it (find_spec would
+    answer from the stand-in in `sys.modules`, whose __spec__ is None: it steps aside)."""
+    stand_in = sys.modules.pop(name, None)
+    try:
+        spec = importlib.util.find_spec(name)
+    finally:
+        if stand_in is not None:
+            sys.modules[name] = stand_in
+    return spec is not None and spec.submodule_search_locations is not None
 
 
 def _real(name: str) -> types.ModuleType:

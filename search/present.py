@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from corpus.mechanics import owned_rules, result_key
-from corpus.numbers import sort_key
+from corpus.numbers import RuleNumber, sort_key
 from corpus.records import StoredRecord
 from indexer.sidestore import Reader
 from search.query import NumberQuery
@@ -57,8 +57,44 @@ def filled(
         key = record.key if record.key in by_key else result_key(record.key)
         if key in by_key and filters.keep(record):
             by_key[key].records.append(record)
+    results = with_subrules(results, versions, filters)
     arrange(results, filters, english_editions)
     return results
+
+
+def is_heading(record: StoredRecord) -> bool:
+    """A rule whose text is its title only ("702.19. Trample", "605. Mana Abilities")."""
+    return record.kind == "rule" and (record.text or "").strip() == (record.title or "").strip()
+
+
+def with_subrules(results: list[Result], versions: Reader, filters: Filters) -> list[Result]:
+    """A heading is never the whole answer: a result that is only a rule's heading comes with
+    the rules under it (702.19 with 702.19a, b, c…; 605 with 605.1, 605.2…), which then leave
+    the results below it."""
+    headings = [
+        r
+        for r in results
+        if RuleNumber.of(r.key) is not None
+        and r.records
+        and all(is_heading(record) for record in r.records if record.kind == "rule")
+    ]
+    if not headings:
+        return results
+    keys = {r.key for r in headings}
+    under: dict[str, set[str]] = {key: set() for key in keys}
+    for record in versions.with_keys([], prefixes=[f"{key}" for key in keys]):
+        if record.parent in keys and filters.keep(record):
+            owner = next(r for r in headings if r.key == record.parent)
+            owner.records.append(record)
+            under[record.parent].add(record.key)
+    # A rule ranked above its heading keeps its place; below it, it is in the heading's answer.
+    kept: list[Result] = []
+    shown: set[str] = set()
+    for result in results:
+        if result.key not in shown:
+            kept.append(result)
+        shown |= under.get(result.key, set())
+    return kept
 
 
 def arrange(results: list[Result], filters: Filters, english_editions: tuple[str, ...]) -> None:

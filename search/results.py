@@ -60,10 +60,12 @@ class SearchOutcome:
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
     def position(record: StoredRecord) -> tuple[Any, ...]:
         number = record.number or record.parent or ""
+        # Rule order before the document: a heading's subrules come a, b, c… though an unchanged
+        # one is the version of an older edition's file.
         return (
             SHOWN_ORDER.index(record.lang),
-            record.source,
             sort_key(number) if number else (0, 0, 0, ""),
+            record.source,
             record.seq,
         )
 
