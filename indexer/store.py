@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import json
@@ -70,9 +69,11 @@ def _in_forked_child() -> None:
 def _die_with_parent() -> None:
     """PR_SET_PDEATHSIG: the kernel kills this process when the one that forked it dies.
     ctypes is imported at the top of this module, not here: this runs in a freshly forked
-    child, where an import can wait forever on a lock another thread held at the fork."""
+    child, where an import can wait forever on a lock another thread held at the fork. The
+    process's own symbols include libc's (no ctypes.util: it imports subprocess, and its
+    find_library runs ldconfig)."""
     with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
 
 

@@ -1,6 +1,6 @@
 """The JSON answers of the commands, computed in one place for the CLI's `--json` and the web
 app's `/api/`: the same shapes from the same code. Each raises Problem with the HTTP status
-and exit code that fit (400/2 for a malformed request, 404/1 for nothing found)."""
+and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: errors.py)."""
 
 from __future__ import annotations
 
@@ -17,21 +17,16 @@ from corpus.documents import doc_of_key, doc_of_layout, written_key
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
 from corpus.numbers import RuleNumber, cited_numbers, sort_key
-from search.query import QueryError, as_number
+from search.errors import Problem, QueryError
+from search.query import as_number
+from search.results import SearchOutcome
+
+__all__ = ["Problem", "check", "diff", "history", "search", "show", "sources", "stale", "term"]
 
 if TYPE_CHECKING:
     from corpus.records import Record
     from search.engine import Engine
     from search.results import Filters, Result
-
-
-class Problem(Exception):
-    """A request that cannot be answered: the message, its HTTP status, its exit code."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-        self.exit_code = 2 if status == 400 else 1
 
 
 def search(
@@ -42,25 +37,24 @@ def search(
         filters = engine.with_edition(filters)
         part = written_key(text)
         number = as_number(text)
-        matched: set[str] = set()
         if part:
-            results = engine.lookup_part(part, filters)
+            outcome = SearchOutcome(engine.lookup_part(part, filters))
         elif number:
-            results = engine.lookup(number, filters)
+            outcome = SearchOutcome(engine.lookup(number, filters))
         else:
-            results, matched = engine.search(text, filters, limit)
+            outcome = engine.search(text, filters, limit)
     except QueryError as error:
-        status = 404 if "no text of edition" in str(error) else 400
-        raise Problem(str(error), status) from None
+        raise Problem.of(error) from None
+    results = outcome.results
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
     number = number or part  # type: ignore[assignment]
-    if not number and results and getattr(engine, "partial", False):
-        payload["missing"] = engine.missing  # some of the words only: these were found nowhere
+    if results and outcome.partial:
+        payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
     if not results and not number:
         suggestions = engine.suggestions(text)
         if suggestions:
             payload["suggestions"] = suggestions
-    return payload, results, matched
+    return payload, results, set(outcome.matched)
 
 
 def show(
@@ -80,7 +74,7 @@ def show(
     try:
         filters = engine.with_edition(filters)
     except QueryError as error:
-        raise Problem(str(error), 404) from None
+        raise Problem.of(error) from None
     results = engine.lookup(number, filters)
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)

@@ -48,15 +48,28 @@ class Result:
         }
 
 
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What a search answers: the results, the words that matched (folded and stemmed, for
+    highlighting) and, when no rule had every word, the words found nowhere."""
+
+    results: list[Result]
+    matched: frozenset[str] = frozenset()
+    missing: tuple[str, ...] = ()
+    partial: bool = False  # ranked on some of the words only
+
+
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
     def position(record: StoredRecord) -> tuple[Any, ...]:
         if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document's part: as printed
             return (SHOWN_ORDER.index(record.lang), "", (record.parent is not None,), record.seq)
         number = record.number or record.parent or ""
+        # Rule order before the document: a heading's subrules come a, b, c… though an unchanged
+        # one is the version of an older edition's file.
         return (
             SHOWN_ORDER.index(record.lang),
-            record.source,
             sort_key(number) if number else (0, 0, 0, ""),
+            record.source,
             record.seq,
         )
 

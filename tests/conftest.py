@@ -72,9 +72,9 @@ def library_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) ->
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
         files = sorted(str(p) for p in (shared_data / "cr" / "en").glob("*.txt"))
-        result = CliRunner().invoke(cli, ["add", *files])
+        result = CliRunner().invoke(cli, catch_exceptions=False, args=["add", *files])
         assert result.exit_code == 0, result.output
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+        assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     yield home
 
 

@@ -40,9 +40,19 @@ def snapshot(home: Path) -> dict[str, Any]:
     vocabulary, the term base, and what searches and lookups answer."""
     folder = paths.index_root(home) / read_current(home)["dir"]
     runner = CliRunner()
-    answers = [runner.invoke(cli, ["search", q, "--json"]).stdout for q in QUERIES]
-    answers += [runner.invoke(cli, ["show", n, "--json"]).stdout for n in ("205.4d", "704.5")]
-    answers.append(runner.invoke(cli, ["search", "tipo", "--edition", "2024-11-08"]).stdout)
+    answers = [
+        runner.invoke(cli, catch_exceptions=False, args=["search", q, "--json"]).stdout
+        for q in QUERIES
+    ]
+    answers += [
+        runner.invoke(cli, catch_exceptions=False, args=["show", n, "--json"]).stdout
+        for n in ("205.4d", "704.5")
+    ]
+    answers.append(
+        runner.invoke(
+            cli, catch_exceptions=False, args=["search", "tipo", "--edition", "2024-11-08"]
+        ).stdout
+    )
     return {
         "records": (home / "records.jsonl").read_bytes(),
         "versions": side_store(folder),

@@ -175,14 +175,16 @@ def spanish_home(
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
         result = CliRunner().invoke(
-            cli, ["add", *map(str, files), str(shared_data / "cr/es" / PDF)]
+            cli, ["add", *map(str, files), str(shared_data / "cr/es" / PDF)], catch_exceptions=False
         )
         assert result.exit_code == 0, result.output
         yield home
 
 
 def run(home: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(cli, list(args))
+    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(
+        cli, catch_exceptions=False, args=list(args)
+    )
     return result.exit_code, result.stdout
 
 

@@ -21,7 +21,7 @@ SCHEMAS = Path(__file__).parent / "schemas"
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=list(args))
     return result.exit_code, result.stdout, result.stderr
 
 
