@@ -17,13 +17,33 @@ _ENDINGS: dict[str, frozenset[str]] = {
         ["", "a", "e", "i", "o", "he", "hi", "re", "to", "ta", "ti", "te", "no", "ndo"]
     ),
     "fr": frozenset(
-        ["", "s", "x", "e", "es", "er", "é", "ée", "és", "ées", "ent", "aux", "al", "le", "les"]
+        [
+            "",
+            "s",
+            "x",
+            "e",
+            "es",
+            "er",
+            "ez",
+            "é",
+            "ée",
+            "és",
+            "ées",
+            "ent",
+            "aux",
+            "al",
+            "le",
+            "les",
+        ]
     ),
     "es": frozenset(
         ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
     ),
 }
 _SHORTEST_COMMON = 3
+# Verb endings that make a verb of a bare word ("déserter" of "désert"): a French word with one
+# is an inflection only of a word with an ending too ("piocher" of "piochez", "pioche").
+_VERB_OF_BARE = {"fr": frozenset(["er", "ez", "ent"])}
 
 
 @lru_cache(maxsize=100_000)
@@ -39,7 +59,13 @@ def inflected_alike(written: str, term: str, lang: str) -> bool:
             break
         common += 1
     endings = _FOLDED.get(lang, _FOLDED["en"])
-    return common >= _SHORTEST_COMMON and a[common:] in endings and b[common:] in endings
+    verbs = _VERB_OF_BARE.get(lang, frozenset())
+    # The common part may end inside both endings ("pioche-r", "pioche-z": "pioch" + er, ez).
+    for end in range(common, _SHORTEST_COMMON - 1, -1):
+        ends = {a[end:], b[end:]}
+        if ends <= endings and not ("" in ends and ends & verbs):
+            return True
+    return False
 
 
 # Compared as folded, like the words ("é" is "e").

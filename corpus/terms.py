@@ -12,7 +12,7 @@ import csv
 import json
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,16 @@ class Term:
     count: int = 0  # learned: times the aligned text pairs them
     confidence: float | None = None  # learned: their share of the English term's occurrences
 
+    @property
+    def shown(self) -> bool:
+        """Whether `term` shows it: not a learned pair too unsure to be a term."""
+        return self.confidence is None or self.confidence >= SHOWN_CONFIDENCE
+
+    @property
+    def obsolete(self) -> bool:
+        """A term no longer in use: its period ends ("2003-2021")."""
+        return bool(self.period) and not str(self.period).endswith("-")
+
 
 def _rows(name: str) -> list[list[str]]:
     text = (DATA / name).read_text("utf-8")
@@ -50,31 +60,88 @@ def _rows(name: str) -> list[list[str]]:
     ]
 
 
+SHOWN_CONFIDENCE = 0.25
+"""Learned pairs below this share of their English term's occurrences are not shown by `term`:
+the aligner keeps nothing below it, so only keyword lines paired item by item fall under it,
+and those are misprints of the pairing seen once or twice ("menace" it "menace" 0.008,
+"flying" fr "défenseur ciblée" 0.001, "islandwalk" es "arrolla vínculo" 0.1); the least sure
+real terms sit just above ("mana value" fr "valeur de mana" 0.26, "trample" es "arrollar" 0.30)."""
+
+
 @cache
 def static_terms() -> tuple[Term, ...]:
     """What the library's own parallel text may not teach: pairs learned offline from MTGJSON
     card text (scripts/derive-terms), the curated rows and the mechanics table."""
-    terms = []
-    for english, lang, term, count, confidence in _rows("terms-mtgjson.tsv")[1:]:
-        terms.append(
-            Term(
-                english,
-                lang,
-                term,
-                f"learned from MTGJSON card text: {count} aligned lines, "
-                f"confidence {float(confidence):.2f}",
-                count=int(count),
-                confidence=float(confidence),
+    learned = []
+    for row in _rows("terms-mtgjson.tsv")[1:]:
+        english, lang, term, count, confidence = row[:5]
+        first, last = [*row[5:7], "", ""][:2]  # release dates of the sets that print it
+        learned.append(
+            (
+                Term(
+                    english,
+                    lang,
+                    term,
+                    f"learned from MTGJSON card text: {count} aligned lines, "
+                    f"confidence {float(confidence):.2f}"
+                    + (f", printed {first[:4]}-{last[:4]}" if first else ""),
+                    count=int(count),
+                    confidence=float(confidence),
+                ),
+                first,
+                last,
             )
         )
-    for english, lang, term, period, source in _rows("terms-curated.tsv"):
-        terms.append(
-            Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
-        )
+    curated = [
+        Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
+        for english, lang, term, period, source in _rows("terms-curated.tsv")
+    ]
+    terms = [*_dated(learned, curated), *curated]
     for mechanic in mechanics():
         for lang, names in mechanic.names.items():
             terms.extend(Term(mechanic.english, lang, n, "mechanics table") for n in names)
     return tuple(terms)
+
+
+DATED_COUNT = 10  # lines a learned term and its successor must each be seen on to date it
+
+
+def _dated(learned: list[tuple[Term, str, str]], curated: list[Term]) -> list[Term]:
+    """The learned terms, those no longer in use with their period: a term whose cards stop
+    printing it before another term of the same concept and language starts ("mana value" it
+    "costo di mana convertito" on cards 2003-2021, "valore di mana" since 2021; "any target" fr
+    "cible créature ou joueur" 2003-2018, "importe quelle cible" since) is obsolete. Both must be
+    seen on DATED_COUNT lines, or a pair seen on a few cards of one set would date its rival.
+    A curated row's period ("2021-") says the year its term started: a term last printed that
+    year or before is replaced by it. Periods are shown in years."""
+    starts: dict[tuple[str, str], list[tuple[str, str]]] = {}  # -> [(first date, term)]
+    for term, first, _ in learned:
+        if first and term.count >= DATED_COUNT:
+            starts.setdefault((term.lang, term.english.lower()), []).append((first, term.term))
+    for row in curated:
+        if row.period and row.period[:4].isdigit():
+            # After the year's last day: a term last printed that year or before is replaced.
+            start = (row.period[:4] + "-13", row.term)
+            starts.setdefault((row.lang, row.english.lower()), []).append(start)
+    dated = []
+    for term, first, last in learned:
+        later = [
+            other
+            for start, other in starts.get((term.lang, term.english.lower()), [])
+            if last and start > last and not _alike(other, term.term, term.lang)
+        ]
+        if later and term.count >= DATED_COUNT and term.shown:
+            term = replace(term, period=f"{first[:4]}-{last[:4]}")
+        dated.append(term)
+    return dated
+
+
+def _alike(a: str, b: str, lang: str) -> bool:
+    """Whether two terms are the same words, inflected or not ("Terraferma", "terraferma")."""
+    first, second = a.lower().split(), b.lower().split()
+    return len(first) == len(second) and all(
+        inflected_alike(x, y, lang) for x, y in zip(first, second, strict=True)
+    )
 
 
 def unlearned(curated: Iterable[Term], learned: Sequence[Term]) -> list[Term]:
