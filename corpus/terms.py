@@ -227,6 +227,7 @@ class TermBase:
         # (language, stems) -> the concepts of that key, each with the words of its term as
         # written: a text or query names a concept only when written like its term.
         self._seen: dict[tuple[str, tuple[str, ...], tuple[str, ...]], set[str]] = {}
+        self._forget()
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
         for term in self.terms:
@@ -283,6 +284,7 @@ class TermBase:
         termbase = object.__new__(cls)
         termbase.terms, termbase.english, termbase._by_stems, termbase._written = pickle.loads(data)
         termbase._seen = {}
+        termbase._forget()
         return termbase
 
     @classmethod
@@ -334,13 +336,21 @@ class TermBase:
             }
         return found
 
-    @cache  # noqa: B019 - one term base per build, kept for its lifetime
+    def _forget(self) -> None:
+        """The lookup tables made on first use, kept on the instance (a functools.cache on a
+        method would keep every term base alive for the process: `serve` makes one per
+        rebuild)."""
+        self._starts_table: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
+        self._english_table: dict[str, list[Term]] | None = None
+
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
         """(language, first stem) -> every term key that begins with it, shortest first."""
-        starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
-        for lang, key in sorted(self._by_stems, key=lambda k: len(k[1])):
-            starts.setdefault((lang, key[0]), []).append(key)
-        return starts
+        if self._starts_table is None:
+            starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
+            for lang, key in sorted(self._by_stems, key=lambda k: len(k[1])):
+                starts.setdefault((lang, key[0]), []).append(key)
+            self._starts_table = starts
+        return self._starts_table
 
     def english_for(self, phrase: str) -> set[str]:
         """English concepts a word or phrase in any of the translated languages names."""
@@ -371,12 +381,13 @@ class TermBase:
         by_english = self._by_english()
         return [t for concept in sorted(wanted) for t in by_english.get(concept, ())]
 
-    @cache  # noqa: B019 - one term base per build, kept for its lifetime
     def _by_english(self) -> dict[str, list[Term]]:
-        found: dict[str, list[Term]] = {}
-        for term in self.terms:
-            found.setdefault(term.english.lower(), []).append(term)
-        return found
+        if self._english_table is None:
+            found: dict[str, list[Term]] = {}
+            for term in self.terms:
+                found.setdefault(term.english.lower(), []).append(term)
+            self._english_table = found
+        return self._english_table
 
     def composed(self, phrase: str) -> set[str]:
         """A two-word phrase whose words name two concepts that together name a third:
