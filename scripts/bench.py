@@ -310,10 +310,10 @@ def main() -> int:
     # Warm queries in one process each.
     sys.path.insert(0, str(ROOT))
     from corpus import paths
-    from indexer.store import read_current
+    from indexer.store import live_build
     from search.engine import Engine
 
-    current = read_current(home)
+    current = live_build(home)
     assert current is not None
     engine = Engine.of_build(home, current)
     connection = sqlite3.connect(work / "fts.db")
@@ -372,7 +372,7 @@ def main() -> int:
     ]
     results["process_search_s"] = side_by_side(searches, fts_searches)
     results["process_show_s"] = side_by_side(shows, fts_shows)
-    live = str(paths.index_root(home) / current["dir"])
+    live = str(paths.index_root(home) / current.dir)
     floor_click = [run([python, "-c", FLOOR_CLICK], env) for _ in range(args.repeat)]
     floor_whoosh = [run([python, "-c", FLOOR_WHOOSH, live], env) for _ in range(args.repeat)]
     results["floors"] = {

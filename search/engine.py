@@ -33,6 +33,7 @@ __all__ = ["Engine", "Filters", "Result"]
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
+    from indexer.store import Current
 
 ANSWERS_KEPT = 256  # searches an engine remembers
 EXACT_NAME_BONUS = 2.0
@@ -56,10 +57,9 @@ class Engine:
         self._answers: dict[tuple[str, Filters, int], Any] = {}
 
     @classmethod
-    def of_build(cls, home: Path, current: dict[str, Any]) -> Engine:
+    def of_build(cls, home: Path, current: Current) -> Engine:
         """The engine of the build `current` (a home's CURRENT) names."""
-        folder = paths.index_root(home) / current["dir"]
-        return cls(folder, current.get("english_editions", []))
+        return cls(paths.index_root(home) / current.dir, list(current.english_editions))
 
     @cached_property
     def searcher(self) -> Any:

@@ -27,7 +27,7 @@ from corpus.dates import EDITION_FORMS, typed_edition
 from corpus.languages import UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
 from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
-from indexer.store import read_current
+from indexer.store import live_build
 from search import payloads
 from search.engine import Engine
 from search.render import by_language, matched_spans
@@ -58,15 +58,15 @@ class Library:
         self._records: Any = None
 
     def engine(self) -> Any:
-        current = read_current(self.home)
+        current = live_build(self.home)
         if current is None:
             raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
         with self._lock:
-            if current["dir"] != self._dir:
+            if current.dir != self._dir:
                 if self._engine is not None:
                     self._engine.close()
                 self._engine = Engine.of_build(self.home, current)
-                self._dir, self._records = current["dir"], None
+                self._dir, self._records = current.dir, None
             return self._engine
 
     def records(self) -> Any:
