@@ -5,8 +5,12 @@ card's English type line, keyword line and rules text beside its Italian, French
 printings ("Creature — Human Wizard" / "Creatura — Umano Mago", "Flying, deathtouch" /
 "Volare, tocco letale", "Return target creature card from your graveyard" / "Fai tornare una
 carta creatura bersaglio dal tuo cimitero"), for the English terms an English CR names (its
-glossary headwords, headings and list items) and the words of card types. Only the pairs are
-kept (which term translates which, how often, how sure): the card text is not.
+glossary headwords, headings and list items) and the words of card types. Every line that holds
+only keywords is paired keyword by keyword ("Madness {1}{B}" / "Follia {1}{B}"). Only the pairs
+are kept (which term translates which, how often, how sure, and the release dates of the first
+and last set whose cards pair them, which date the terms no longer in use): the card text is not.
+It prints the share of the CR's keyword headings (701 keyword actions, 702 keyword abilities)
+that have a learned name, per language.
 
 Learned once, here, rather than at each build: the lines do not change, and eflomal samples at
 random, so the term base of the embedded corpus is the same on every machine.
