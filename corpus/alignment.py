@@ -162,7 +162,7 @@ def align_documents(
         if lang == "en":
             continue
         for source in sources:
-            if source in follows and follows[source].method == "numbering":
+            if source in follows and follows[source].method in ("numbering", "text"):
                 continue  # numbered as that English edition: keyed by number
             others = {k: [s for s in v if s != source] for k, v in candidates.items()}
             chosen = reference_for(lang, edition or None, {k: v for k, v in others.items() if v})

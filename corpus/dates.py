@@ -1,4 +1,4 @@
-"""Edition dates written in Italian, French, Spanish or English, read with babel's month names."""
+"""Edition dates written in any language of the table, read with babel's month names."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ def language_scores(text: str) -> Counter[str]:
     return scores
 
 
-SAMPLE = 60_000  # characters: plenty to tell four languages apart
+SAMPLE = 60_000  # characters: plenty to tell the table's languages apart
 
 
 def detect_language(text: str) -> str | None:

@@ -11,7 +11,7 @@ B with A lists the pairs A with B lists."""
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -85,12 +85,17 @@ def without_references(text: str) -> str:
     return CITATION.sub("#", text)
 
 
-def by_edition(records: Sequence[Record], lang: str) -> dict[str, list[Record]]:
-    """edition date -> that edition's records in one language (undated ones are left out)."""
+def by_edition(
+    records: Sequence[Record], lang: str, *, followed: bool = False
+) -> dict[str, list[Record]]:
+    """edition date -> that edition's records in one language (undated ones are left out).
+    With `followed`, a translation's records are under the English edition they follow (the
+    Spanish CR, undated, under 2025-11-14)."""
     editions: dict[str, list[Record]] = {}
     for record in records:
-        if record.lang == lang and record.edition:
-            editions.setdefault(record.edition, []).append(record)
+        edition = (record.follows or record.edition) if followed else record.edition
+        if record.lang == lang and edition:
+            editions.setdefault(edition, []).append(record)
     return dict(sorted(editions.items()))
 
 
@@ -297,12 +302,15 @@ def history(
     *,
     at: str | None = None,
     ignore_typography: bool = True,
+    compared: dict[int, list[Change]] | None = None,
 ) -> list[Event]:
     """When a rule appeared, changed, moved and disappeared, across editions in date order.
 
     `number` is the rule's number in edition `at` (by default the newest edition that has it);
     moves are followed back to the oldest edition and forward to the newest. Typography-only
-    changes (quotes, apostrophes, dashes, spaces) are not changes unless asked."""
+    changes (quotes, apostrophes, dashes, spaces) are not changes unless asked. `compared`
+    keeps the comparisons of neighbouring editions for the next rule's history (its subrules)."""
+    compared = {} if compared is None else compared
     fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
     texts = [{r.number: fold(r.text) for r in rules_of(records)} for _, records in editions]
     dates = [date for date, _ in editions]
@@ -317,7 +325,11 @@ def history(
         start = present[-1]
 
     def change_between(k: int, current: str, backwards: bool) -> Change | None:
-        changes = compare(editions[k][1], editions[k + 1][1], ignore_typography=ignore_typography)
+        if k not in compared:
+            compared[k] = compare(
+                editions[k][1], editions[k + 1][1], ignore_typography=ignore_typography
+            )
+        changes = compared[k]
         side = (lambda c: c.new) if backwards else (lambda c: c.old)
         return next(
             (c for c in changes if (r := side(c)) is not None and r.number == current), None
@@ -373,6 +385,7 @@ class Stale:
     english_from: str
     english_to: str
     change: Change
+    copies: int = 1  # the translation prints this number more than once: listed once
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -386,7 +399,18 @@ class Stale:
             "status": self.change.status,
             "english_number": self.change.new.number if self.change.new else None,
             "diff": self.change.diff,
+            "copies": self.copies,
         }
+
+
+def _against(record: Record, english: Record) -> Change | None:
+    """The change from the English a translation says it was made from to today's."""
+    assert record.original is not None
+    if typography_folded(record.original) == typography_folded(english.text):
+        return None
+    before = english.but(text=record.original)
+    diff = word_diff(record.original, english.text)
+    return Change("changed", before, english, similarity(record.original, english.text), diff)
 
 
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:
@@ -406,15 +430,23 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
     for _, records in sorted(by_source.items()):
         by_content = any(r.align.method == "content" for r in records)
         start = editions[0] if by_content else followed(editions, records[0])
-        if start is None or start == newest:
+        if start is None or (start == newest and not any(r.original for r in records)):
             continue
         changes = compare(english[start], english[newest], ignore_typography=True)
+        changes = changes if start != newest else []
         if by_content:
             at = {c.new.number: c for c in changes if c.new}
         else:
             at = {c.old.number: c for c in changes if c.old}
+        copies = Counter(record.key for record in records)
+        listed: set[str] = set()
+        today = {r.number: r for r in rules_of(english[newest])} if start == newest else {}
         for record in records:
-            change = at.get(record.key)
-            if change is not None:
-                found.append(Stale(record, start, newest, change))
+            change, since = at.get(record.key), start
+            if change is None and record.key in today and record.original is not None:
+                # A catalogue says the English it translated (a fuzzy entry's previous msgid).
+                change, since = _against(record, today[record.key]), "its previous msgid"
+            if change is not None and record.key not in listed:
+                listed.add(record.key)
+                found.append(Stale(record, since, newest, change, copies[record.key]))
     return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

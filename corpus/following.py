@@ -23,13 +23,18 @@ MIN_MATCH = 0.8  # share of numbers two numberings must have in common to be one
 @dataclass(frozen=True)
 class Following:
     edition: str  # the English edition's date
-    method: str  # "date" (stated), "numbering" (inferred)
+    method: str  # "date" (stated), "numbering" (inferred), "text" (a catalogue's msgids)
     found: int = 0  # the document's numbers that edition has
     total: int = 0  # the document's numbers
 
     def evidence(self) -> str:
         if self.method == "date":
             return f"follows English {self.edition} by its stated date"
+        if self.method == "text":
+            return (
+                f"follows English {self.edition} by its English text: {self.found:,} of "
+                f"{self.total:,} msgids are that edition's rules word for word"
+            )
         return (
             f"follows English {self.edition} by numbering: {self.found:,} of {self.total:,} numbers"
         )
@@ -97,10 +102,17 @@ def followings(
     if not editions:
         return {}
     out: dict[str, Following] = {}
+    texts: dict[str, dict[str, str]] | None = None
     for source, group in by_source.items():
         if group[0].lang == "en":
             continue
         stated = group[0].edition
+        if any(r.original for r in group):
+            if texts is None:
+                texts = _english_texts(records)
+            if found := by_text(group, texts, english):
+                out[source] = found
+                continue
         if stated:
             followed = in_effect(editions, stated)
             assert followed is not None
@@ -108,6 +120,47 @@ def followings(
         elif inferred := by_numbering(rule_numbers(group), english):
             out[source] = inferred
     return out
+
+
+def by_text(
+    group: Iterable[Record],
+    texts: Mapping[str, Mapping[str, str]],
+    numbers: Mapping[str, frozenset[str]] | Mapping[str, set[str]],
+) -> Following | None:
+    """The English edition whose rules a catalogue's msgids (its records' `original`) are,
+    word for word, most often; the numbering decides a tie. None without English texts."""
+    from corpus.editions import typography_folded
+
+    originals = {
+        r.number: typography_folded(r.original)
+        for r in group
+        if r.kind == "rule" and r.number and r.original and len(r.number) >= 3
+    }
+    if not originals or not texts:
+        return None
+    mine = set(originals)
+    best: tuple[int, int, str] | None = None
+    for edition in sorted(texts):
+        theirs = texts[edition]
+        same = sum(1 for n, text in originals.items() if theirs.get(n) == text)
+        common = len(mine & numbers.get(edition, frozenset()))
+        if best is None or (same, common) > best[:2]:
+            best = (same, common, edition)
+    assert best is not None
+    if best[0] == 0:
+        return None
+    return Following(best[2], "text", best[0], len(originals))
+
+
+def _english_texts(records: Iterable[Record]) -> dict[str, dict[str, str]]:
+    """Each English edition's rules: number -> text, typography folded."""
+    from corpus.editions import typography_folded
+
+    texts: dict[str, dict[str, str]] = defaultdict(dict)
+    for r in records:
+        if r.lang == "en" and r.edition and r.kind == "rule" and r.number and len(r.number) >= 3:
+            texts[r.edition][r.number] = typography_folded(r.text)
+    return dict(texts)
 
 
 def followed(english_editions: list[str], record: Record) -> str | None:

@@ -6,40 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from corpus.languages import LANGUAGES
 from corpus.text import fold
 
 # What may follow a word's common part in each language: plural and gender endings, and the
 # verb endings rules text uses ("stazionare", "stazionato"). Derivations ("-er", "-ia") are
 # other words.
-_ENDINGS: dict[str, frozenset[str]] = {
-    "en": frozenset(["", "s", "es", "'s", "s'", "y", "ies", "ed", "d", "ing", "e"]),
-    "it": frozenset(
-        ["", "a", "e", "i", "o", "he", "hi", "re", "to", "ta", "ti", "te", "no", "ndo"]
-    ),
-    "fr": frozenset(
-        [
-            "",
-            "s",
-            "x",
-            "e",
-            "es",
-            "er",
-            "ez",
-            "é",
-            "ée",
-            "és",
-            "ées",
-            "ent",
-            "aux",
-            "al",
-            "le",
-            "les",
-        ]
-    ),
-    "es": frozenset(
-        ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
-    ),
-}
+_ENDINGS = {code: lang.inflection_endings for code, lang in LANGUAGES.items()}
 _SHORTEST_COMMON = 3
 # Verb endings that make a verb of a bare word ("déserter" of "désert"): a French word with one
 # is an inflection only of a word with an ending too ("piocher" of "piochez", "pioche").

@@ -23,6 +23,24 @@ class Language:
     category_words: tuple[str, ...]
     # Function words that are frequent in this language and rare in the others.
     marker_words: frozenset[str]
+    # The CR's own headings: its title, the glossary, the credits, the contents; and the word
+    # that opens a glossary cross-reference ("Ver también", "See").
+    title_phrases: tuple[str, ...] = ()
+    glossary_headings: tuple[str, ...] = ()
+    credits_headings: tuple[str, ...] = ()
+    contents_headings: tuple[str, ...] = ()
+    see_words: tuple[str, ...] = ()
+    # How a translator's note opens, in full ("Nota del traduttore"); "N.d.T." is every one's.
+    translator_note_labels: tuple[str, ...] = ()
+    # Elided articles and prepositions that the Snowball stop lists lack; whether an elided
+    # article is a word of its own ("l'initiative": "l'", "initiative").
+    extra_stop_words: frozenset[str] = frozenset()
+    elides: bool = False
+    # What may follow a word's common part: plural, gender and the verb endings rules use.
+    inflection_endings: frozenset[str] = frozenset([""])
+    # The words of a question ("how does warp work"), and those that open one.
+    question_words: frozenset[str] = frozenset()
+    question_openers: frozenset[str] = frozenset()
 
 
 LANGUAGES: dict[str, Language] = {
@@ -79,6 +97,60 @@ LANGUAGES: dict[str, Language] = {
                 "nel",
             ]
         ),
+        title_phrases=("regolamento completo", "regole complete"),
+        glossary_headings=("glossario",),
+        credits_headings=("crediti", "riconoscimenti"),
+        contents_headings=("indice", "sommario"),
+        see_words=("vedi",),
+        translator_note_labels=("Nota del traduttore",),
+        extra_stop_words=frozenset(["un", "quell", "quest", "sull", "s"]),
+        elides=True,
+        inflection_endings=frozenset(
+            ["", "a", "e", "i", "o", "he", "hi", "re", "to", "ta", "ti", "te", "no", "ndo"]
+        ),
+        question_words=frozenset(
+            (
+                "come",
+                "cosa",
+                "che",
+                "quando",
+                "dove",
+                "quale",
+                "quali",
+                "perché",
+                "perche",
+                "funziona",
+                "funzionano",
+                "succede",
+                "significa",
+                "quanti",
+                "quante",
+                "posso",
+                "può",
+                "puo",
+                "si",
+                "se",
+                "fa",
+                "fanno",
+                "serve",
+                "servono",
+            )
+        ),
+        question_openers=frozenset(
+            (
+                "come",
+                "cosa",
+                "cos'è",
+                "quando",
+                "dove",
+                "quale",
+                "quali",
+                "perché",
+                "chi",
+                "quanti",
+                "quante",
+            )
+        ),
     ),
     "fr": Language(
         code="fr",
@@ -126,6 +198,78 @@ LANGUAGES: dict[str, Language] = {
                 "plus",
             ]
         ),
+        title_phrases=("règles complètes",),
+        glossary_headings=("glossaire",),
+        credits_headings=("crédits",),
+        contents_headings=("sommaire", "table des matières"),
+        see_words=("voir",),
+        translator_note_labels=("Note du traducteur",),
+        extra_stop_words=frozenset(["jusqu", "lorsqu", "puisqu", "quelqu"]),
+        elides=True,
+        inflection_endings=frozenset(
+            [
+                "",
+                "s",
+                "x",
+                "e",
+                "es",
+                "er",
+                "ez",
+                "é",
+                "ée",
+                "és",
+                "ées",
+                "ent",
+                "aux",
+                "al",
+                "le",
+                "les",
+            ]
+        ),
+        question_words=frozenset(
+            (
+                "comment",
+                "quoi",
+                "quand",
+                "où",
+                "quel",
+                "quelle",
+                "quels",
+                "quelles",
+                "pourquoi",
+                "fonctionne",
+                "marche",
+                "signifie",
+                "passe",
+                "combien",
+                "peut",
+                "est-ce",
+                "qu'est-ce",
+                "si",
+                "se",
+                "fait",
+                "font",
+                "devient",
+                "passe-t-il",
+            )
+        ),
+        question_openers=frozenset(
+            (
+                "comment",
+                "quoi",
+                "quand",
+                "où",
+                "quel",
+                "quelle",
+                "quels",
+                "quelles",
+                "pourquoi",
+                "qui",
+                "que",
+                "qu'est-ce",
+                "combien",
+            )
+        ),
     ),
     "es": Language(
         code="es",
@@ -170,6 +314,150 @@ LANGUAGES: dict[str, Language] = {
                 "esa",
                 "también",
             ]
+        ),
+        title_phrases=("reglas completas", "reglamento completo"),
+        glossary_headings=("glosario",),
+        credits_headings=("créditos",),
+        contents_headings=("índice", "contenido", "contenidos"),
+        see_words=("ver", "véase"),
+        translator_note_labels=("Nota del traductor",),
+        inflection_endings=frozenset(
+            ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
+        ),
+        question_words=frozenset(
+            (
+                "cómo",
+                "como",
+                "qué",
+                "que",
+                "cuándo",
+                "cuando",
+                "dónde",
+                "donde",
+                "cuál",
+                "cuáles",
+                "cuales",
+                "funciona",
+                "pasa",
+                "cuántos",
+                "cuántas",
+                "puedo",
+                "puede",
+                "si",
+                "se",
+                "hace",
+                "hacen",
+                "ocurre",
+            )
+        ),
+        question_openers=frozenset(
+            (
+                "cómo",
+                "qué",
+                "cuándo",
+                "dónde",
+                "cuál",
+                "cuáles",
+                "quién",
+                "cuántos",
+                "cuántas",
+            )
+        ),
+    ),
+    "pt": Language(
+        code="pt",
+        name="Português",
+        example_labels=("Exemplo", "Exemplos"),
+        note_labels=("Nota", "Observação"),
+        rule_words=("regra", "regras", "seção"),
+        subrules_headings=("Sub-regras", "Subregras"),
+        rulings_headings=("Notas oficiais de regras", "Esclarecimentos oficiais"),
+        category_words=(
+            "Habilidade",
+            "Ação",
+            "Palavra",
+            "Tipo",
+            "Subtipo",
+            "Supertipo",
+            "Mecânica",
+        ),
+        # Not "da", "do", "dos", "ou", "as", "quando": Italian, English, Spanish or French too.
+        marker_words=frozenset(
+            [
+                "não",
+                "em",
+                "das",
+                "ao",
+                "aos",
+                "você",
+                "seu",
+                "sua",
+                "seus",
+                "suas",
+                "pelo",
+                "pela",
+                "isso",
+                "esse",
+                "essa",
+                "também",
+                "mais",
+                "uma",
+                "um",
+                "é",
+                "são",
+                "está",
+                "ela",
+                "ele",
+                "na",
+                "nas",
+            ]
+        ),
+        title_phrases=("regras abrangentes", "regras completas"),
+        glossary_headings=("glossário",),
+        credits_headings=("créditos",),
+        contents_headings=("conteúdo", "sumário", "índice"),
+        see_words=("veja", "ver"),
+        translator_note_labels=("Nota do tradutor",),
+        inflection_endings=frozenset(
+            ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
+        ),
+        question_words=frozenset(
+            (
+                "como",
+                "que",
+                "quê",
+                "quando",
+                "onde",
+                "qual",
+                "quais",
+                "quem",
+                "porque",
+                "por",
+                "funciona",
+                "acontece",
+                "significa",
+                "quantos",
+                "quantas",
+                "posso",
+                "pode",
+                "se",
+                "faz",
+                "fazem",
+                "serve",
+            )
+        ),
+        question_openers=frozenset(
+            (
+                "como",
+                "quando",
+                "onde",
+                "qual",
+                "quais",
+                "quem",
+                "quantos",
+                "quantas",
+                "porque",
+            )
         ),
     ),
     "en": Language(
@@ -216,11 +504,65 @@ LANGUAGES: dict[str, Language] = {
                 "have",
             ]
         ),
+        title_phrases=("comprehensive rules",),
+        glossary_headings=("glossary",),
+        credits_headings=("credits",),
+        contents_headings=("contents", "table of contents"),
+        see_words=("see",),
+        inflection_endings=frozenset(
+            ["", "s", "es", "'s", "s'", "y", "ies", "ed", "d", "ing", "e"]
+        ),
+        question_words=frozenset(
+            (
+                "how",
+                "what",
+                "when",
+                "where",
+                "which",
+                "who",
+                "why",
+                "does",
+                "do",
+                "did",
+                "is",
+                "are",
+                "can",
+                "could",
+                "work",
+                "works",
+                "happen",
+                "happens",
+                "mean",
+                "means",
+                "explain",
+                "should",
+                "would",
+                "if",
+                "many",
+                "much",
+            )
+        ),
+        question_openers=frozenset(
+            (
+                "how",
+                "what",
+                "when",
+                "where",
+                "which",
+                "who",
+                "why",
+                "does",
+                "do",
+                "can",
+                "is",
+                "are",
+            )
+        ),
     ),
 }
 
 
-CODES = tuple(LANGUAGES)  # it, fr, es, en: every language the product reads and indexes
+CODES = tuple(LANGUAGES)  # it, fr, es, pt, en: every language the product reads and indexes
 TRANSLATED = tuple(code for code in CODES if code != "en")  # the translations' languages
 SHOWN_ORDER = ("en", *TRANSLATED)  # columns, exports and results: English first
 
@@ -248,3 +590,8 @@ def all_labels(attribute: str) -> tuple[str, ...]:
     """Every language's labels of one kind, longest first (for regex alternations)."""
     labels = {label for lang in LANGUAGES.values() for label in getattr(lang, attribute)}
     return tuple(sorted(labels, key=len, reverse=True))
+
+
+def names() -> str:
+    """The languages by name, for messages: "Italiano, Français, …, English"."""
+    return ", ".join(lang.name for lang in LANGUAGES.values())

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from string import ascii_lowercase
 
+from corpus.documents import sort_key as judge_sort_key
+
 # The canonical form as stored: 205, 205.1, 205.1a, 704.5aa; "205." as printed before a title.
 _CANONICAL = re.compile(
     r"(?P<section>\d{3})(?:\.(?:(?P<rule>\d+)(?P<letters>[a-z]{0,2}))?)?", re.ASCII
@@ -173,9 +175,12 @@ def _letter_index(letters: str) -> int:
 
 @cache
 def sort_key(key: str) -> tuple[int, int, int, str]:
-    """A key's place in the CR's order; keys that are not numbers go last, by name."""
+    """A key's place in the CR's order; keys that are not numbers go last, by name, and the
+    judges' documents' keys after them, in their own order (corpus/documents.py)."""
     number = RuleNumber.of(key)
-    return number.sort_key if number else (10_000, 0, 0, key)
+    if number:
+        return number.sort_key
+    return judge_sort_key(key) if key[:4] in ("MTR ", "IPG ", "JAR ") else (10_000, 0, 0, key)
 
 
 @cache
@@ -200,5 +205,9 @@ def section_of(key: str) -> str:
 
 
 def cited_numbers(text: str) -> list[str]:
-    """The rule numbers a text cites, in order."""
-    return CITATION.findall(text)
+    """The rule numbers a text cites, in order; a decimal comma ("regla 100,7", as the Spanish
+    PDF prints some) is the rule's point."""
+    return [number.replace(",", ".") for number in _CITED.findall(text)]
+
+
+_CITED = re.compile(r"\b([0-9]{3}(?:[.,][0-9]+[a-z]{0,2})?)\b")

@@ -34,6 +34,9 @@ TERMBASE_READY = "termbase.pickle"  # the same, its lookup tables computed
 VOCABULARY = "vocabulary.txt"  # the "did you mean" words
 STATE = "state.pickle"  # what an incremental build needs of the previous one
 OUTDATED = "outdated.bin"  # the versions no longer in the newest English edition
+MEANING_VECTORS = "meaning.npy"  # a vector per text shown by default (indexer/vectors.py)
+MEANING_ROWS = "meaning.rows"  # whose they are: (docnum, vid, key, lang) per row, JSON
+MEANING_READY = "meaning.json"  # the two files' sizes and folder; written last: the marker
 
 
 def home() -> Path:

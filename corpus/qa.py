@@ -5,7 +5,8 @@ translation lacks or numbers English lacks, and translator notes."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from corpus.checks import Problem
@@ -42,14 +43,16 @@ def translation_problems(
         add("names", f"English names not in English {english.number}: {', '.join(missing)}")
     mine, theirs = list_items(record.text), list_items(english.text)
     if mine and theirs:
-        missing, extra = _list_differences(record.lang, mine, theirs, termbase)
-        if missing or extra or len(mine) != len(theirs):
-            parts = [f"{len(mine)} list items here, {len(theirs)} in English {english.number}"]
-            if missing:
-                parts.append("missing: " + ", ".join(missing))
-            if extra:
-                parts.append("not in English: " + ", ".join(extra))
-            add("list", "; ".join(parts))
+
+        def known(item: str) -> str | None:  # the term the term base knows in this language
+            found = termbase.lookup(item) if termbase else []
+            terms = [t.term for t in found if t.lang == record.lang]
+            return terms[0] if terms else None
+
+        pairing = list_pairing(mine, theirs, termbase)
+        unpaired = pairing.unpaired(known)
+        if unpaired:
+            add("list", f"{len(mine)} list items here, {len(theirs)} in English: {unpaired}")
     cited_here = set(cited_numbers(record.text)) - {number}
     cited_there = set(cited_numbers(english.text)) - {english.number}
     if cited_here != cited_there:
@@ -71,34 +74,79 @@ def translation_problems(
     return problems
 
 
-def _list_differences(
-    lang: str, mine: list[str], theirs: list[str], termbase: TermBase | None
-) -> tuple[list[str], list[str]]:
-    """English items the translated list lacks ("Incubator (Incubatrice)", with the term the
-    term base knows in this language) and translated items that name no English item. Items
-    are matched by name: the same word, or a term of the same English concept."""
-    if termbase is None:
-        return [], []
-    english_names = {fold(item): item for item in theirs}
-    named: set[str] = set()
-    unmatched: list[str] = []
-    for item in mine:
-        concepts = {fold(c) for c in termbase.english_for(item)}
-        hits = (concepts | {fold(item)}) & set(english_names)
-        if hits:
-            named |= hits
-        else:
-            unmatched.append(item)
-    missing = []
-    for folded, item in english_names.items():
-        if folded in named:
-            continue
-        known = [t.term for t in termbase.lookup(item) if t.lang == lang]
-        missing.append(f"{item} ({known[0]})" if known else item)
-    # A translated item that names nothing known may still be the missing one, translated
-    # in a way the term base has not seen: report it only when the counts also disagree.
-    extra = unmatched if len(mine) > len(theirs) - len(missing) else []
-    return missing, extra
+@dataclass(frozen=True)
+class ListPairing:
+    """A translated list's items paired with the English list's: (here, English, how) with
+    how "term base" (a term of the same concept), "same" (the same word, mana symbols or
+    numbers) or "position" (the rest, in order, when as many are left on each side)."""
+
+    mine: list[str]
+    theirs: list[str]
+    pairs: list[tuple[int, int, str]]
+
+    def unpaired(self, known: Callable[[str], str | None] = lambda item: None) -> str:
+        """The items with no counterpart and how sure that is; "" when every item is paired.
+        When one side alone has items left, they surely have no counterpart; three left here
+        for two in English means one of the three has none, and which is unsure."""
+        here = [item for i, item in enumerate(self.mine) if i not in {p[0] for p in self.pairs}]
+        there = [
+            f"{item} ({term})" if (term := known(item)) else item
+            for j, item in enumerate(self.theirs)
+            if j not in {p[1] for p in self.pairs}
+        ]
+        if len(here) == len(there):
+            return ""
+        if not here:
+            return "missing (sure): " + ", ".join(there)
+        if not there:
+            return "not in English (sure): " + ", ".join(here)
+        if len(here) > len(there):
+            return (
+                f"{len(here) - len(there)} of {', '.join(here)} not in English (unsure which: "
+                f"the term base pairs none of them with {', '.join(there)})"
+            )
+        return (
+            f"{len(there) - len(here)} of {', '.join(there)} missing (unsure which: the term "
+            f"base pairs none of them with {', '.join(here)})"
+        )
+
+
+def list_pairing(mine: list[str], theirs: list[str], termbase: TermBase | None) -> ListPairing:
+    """Pair the items of a translated list with the English list's: first those the term
+    base or the text itself ties (a term of the same concept; the same word, mana symbols or
+    numbers), in any order (lists of subtypes are alphabetical in each language); then the
+    rest by position, when as many are left on each side (a translation that lists as many
+    items as English lists them all)."""
+    english = [fold(item) for item in theirs]
+    pairs: list[tuple[int, int, str]] = []
+    used: set[int] = set()
+    for i, item in enumerate(mine):
+        concepts = {fold(c) for c in termbase.english_for(item)} if termbase else set()
+        for j, folded in enumerate(english):
+            if j in used:
+                continue
+            how = "term base" if folded in concepts else None
+            if how is None and (folded == fold(item) or _same_marks(item, theirs[j])):
+                how = "same"
+            if how is not None:
+                pairs.append((i, j, how))
+                used.add(j)
+                break
+    paired = {i for i, _, _ in pairs}
+    here = [i for i in range(len(mine)) if i not in paired]
+    there = [j for j in range(len(theirs)) if j not in used]
+    if len(here) == len(there):
+        pairs += [(i, j, "position") for i, j in zip(here, there, strict=True)]
+    return ListPairing(mine, theirs, sorted(pairs))
+
+
+_MARK = re.compile(r"\{[^}]+\}|\d+")
+
+
+def _same_marks(a: str, b: str) -> bool:
+    """Items that carry the same mana symbols or numbers ("{W} blanco", "{W} is white")."""
+    marks = _MARK.findall(a)
+    return bool(marks) and marks == _MARK.findall(b)
 
 
 def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> list[Problem]:
@@ -111,6 +159,12 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
     sections = {section_of(number) for number in mine}
     theirs = {r.number for r in english if r.number and section_of(r.number) in sections}
     edition = english[0].edition if english else None
+    if any(r.original is not None for r in rules):
+        # A catalogue has every English line as an entry: a rule it lacks is one left
+        # untranslated (counted in `sources`), not one the translator lost.
+        lacking = len(theirs - mine)
+        message = f"{lacking:,} rules of English {edition} are untranslated entries here"
+        return [Problem(source, None, "untranslated", message)] if lacking else []
     problems = [
         Problem(source, n, "missing", f"English {edition} has {n}; this translation does not")
         for n in sorted(theirs - mine, key=sort_key)
@@ -120,6 +174,32 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
         for n in sorted(mine - theirs, key=sort_key)
     )
     return problems
+
+
+# What a translator must fix first: rules missing or extra, numbers printed twice or out of
+# order, wrong citations, lists, then the notes to read. (kind -> severity, rank)
+SEVERITY: dict[str, tuple[str, int]] = {
+    "missing": ("error", 1),
+    "extra": ("error", 2),
+    "duplicate": ("error", 3),
+    "order": ("error", 3),
+    "letter": ("warning", 3),
+    "gap": ("warning", 3),
+    "references": ("warning", 4),
+    "absent": ("warning", 4),
+    "list": ("warning", 5),
+    "names": ("warning", 5),
+    "translator-note": ("info", 6),
+    "untranslated": ("info", 7),
+}
+
+
+def ranked(problems: Sequence[Problem]) -> list[Problem]:
+    """Most severe first; within a kind, by document and rule number."""
+    return sorted(
+        problems,
+        key=lambda p: (SEVERITY.get(p.check, ("info", 9))[1], p.source, sort_key(p.number or "")),
+    )
 
 
 def translator_notes(records: Sequence[Record]) -> list[Problem]:

@@ -41,10 +41,14 @@ class Record:
     seq: int = 0  # position in its document, for a stable order
     follows: str | None = None  # the English edition a translation follows (date or numbering)
     flags: tuple[str, ...] = ()  # "translator-note": the text holds a translator's note
+    penalty: str | None = None  # an IPG infraction's penalty ("Warning", "Game Loss", ...)
+    # The English text a translation was made from, when its document says it (a gettext
+    # catalogue's msgid); None for every other record.
+    original: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         # Written out by hand: dataclasses.asdict deep-copies and is ten times slower.
-        return {
+        out: dict[str, Any] = {
             "lang": self.lang,
             "source": self.source,
             "kind": self.kind,
@@ -62,6 +66,11 @@ class Record:
             "follows": self.follows,
             "flags": list(self.flags),
         }
+        if self.penalty:  # only the IPG's infractions have one: other records stay as they were
+            out["penalty"] = self.penalty
+        if self.original is not None:
+            out["original"] = self.original  # only a catalogue's records have one
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
@@ -136,6 +145,8 @@ class StoredRecord(Record):
             out["parent"] = self.parent
         if self.title:
             out["title"] = self.title
+        if self.penalty:
+            out["penalty"] = self.penalty
         if len(self.editions) > 1:
             out["editions"] = list(self.editions)
         return out

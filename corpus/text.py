@@ -20,8 +20,10 @@ def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
     notes: list[str] = []
     if data.startswith(b"\xef\xbb\xbf"):
         text = data[3:].decode("utf-8", errors="replace")
+        notes.append("encoding: utf-8 with a byte order mark")
     elif data.startswith((b"\xfe\xff", b"\xff\xfe")):
         text = data.decode("utf-16", errors="replace")
+        notes.append("encoding: utf-16 with a byte order mark")
     elif _utf16_without_bom(data):
         encoding = "utf-16-le" if data[1:200:2].count(0) > data[0:200:2].count(0) else "utf-16-be"
         text = data.decode(encoding, errors="replace")
@@ -34,6 +36,7 @@ def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
     else:
         try:
             text = data.decode("utf-8")
+            notes.append("encoding: utf-8")
         except UnicodeDecodeError:
             text, encoding = _guess(data, name)
             notes.append(f"encoding: {encoding} (detected)")

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
+from corpus.languages import LANGUAGES
 from corpus.text import fold
 
 # A word: letters and digits, hyphenated and apostrophized compounds whole ("anti-malocchio",
@@ -16,25 +17,19 @@ _ELIDED = re.compile(r"\b(\w{1,4})['’](?=\w)")
 _WORD = re.compile(r"\w+")
 
 
-# Elided articles and prepositions that the Snowball lists lack.
-EXTRA_STOP_WORDS = {
-    "it": {"un", "quell", "quest", "sull", "s"},
-    "fr": {"jusqu", "lorsqu", "puisqu", "quelqu"},
-}
-
-
 @cache
 def stop_words(lang: str) -> frozenset[str]:
     """The language's stop words: the index's, the term base's and the learner's."""
     from whoosh.lang.stopwords import stoplists
 
-    return frozenset(stoplists.get(lang, ())) | EXTRA_STOP_WORDS.get(lang, set())
+    extra = LANGUAGES[lang].extra_stop_words if lang in LANGUAGES else frozenset()
+    return frozenset(stoplists.get(lang, ())) | extra
 
 
 def tokens(text: str, lang: str = "en") -> list[str]:
     """Lower-case words, as the learner aligns them; in French and Italian an elided article
     is a word of its own ("l'initiative": "l'", "initiative"), in English "Urza's" stays one."""
-    return list(_tokens(text, lang in ("fr", "it")))
+    return list(_tokens(text, lang in LANGUAGES and LANGUAGES[lang].elides))
 
 
 def forget_tokens() -> None:

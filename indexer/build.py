@@ -17,6 +17,7 @@ from pathlib import Path
 
 from corpus import library, paths
 from corpus.alignment import align_documents, overrides
+from corpus.documents import doc_of_layout
 from corpus.enrichment import with_terms
 from corpus.following import edition_numbers, followings
 from corpus.paths import TERMBASE, TERMBASE_READY
@@ -55,7 +56,13 @@ def build(
     """Plan and carry out a build of `home`'s library, under its build lock. `verified`: the
     live build folder the caller has just checked whole (`indexer.integrity.live_damage`)."""
     with build_lock(home), _collector_paused():
-        return apply(plan(home, force, verified), progress)
+        result = apply(plan(home, force, verified), progress)
+    # The lexical index is live: now its vectors (in the background unless MTGRULES_MEANING
+    # says otherwise); also when the build was current but an embedder died before finishing.
+    from indexer.vectors import after_build
+
+    after_build(home, result.folder)
+    return result
 
 
 def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
@@ -115,7 +122,7 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
     home = plan.home
     english: dict[str, list[str]] = {}
     for document in sorted(documents, key=lambda d: d.source):
-        if document.lang == "en" and document.edition:
+        if document.lang == "en" and document.edition and doc_of_layout(document.layout) == "cr":
             english.setdefault(document.edition, []).append(document.source)
     raw = list(library.records(tuple(documents)))
     documents.clear()

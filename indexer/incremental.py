@@ -26,7 +26,17 @@ from corpus.alignment import align_documents, overrides
 from corpus.dates import in_effect
 from corpus.enrichment import with_terms
 from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
-from corpus.paths import OUTDATED, SIDESTORE, STATE, TERMBASE, TERMBASE_READY, VOCABULARY
+from corpus.paths import (
+    MEANING_READY,
+    MEANING_ROWS,
+    MEANING_VECTORS,
+    OUTDATED,
+    SIDESTORE,
+    STATE,
+    TERMBASE,
+    TERMBASE_READY,
+    VOCABULARY,
+)
 from corpus.records import Record
 from corpus.terms import TermBase
 from indexer import sidestore
@@ -40,7 +50,9 @@ from indexer.versions import Version, versions
 from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
 
 # Written anew in each build folder, never through a hard link.
+# The vectors too: embedded afterwards for the new folder, mostly from the cache.
 OWN_FILES = {TERMBASE, TERMBASE_READY, VOCABULARY, STATE, OUTDATED}
+OWN_FILES |= {MEANING_VECTORS, MEANING_ROWS, MEANING_READY}
 
 
 @dataclass(frozen=True)
@@ -226,6 +238,8 @@ def _in_library_order(records: Iterable[Record]) -> list[Record]:
 def _numbering_moves(saved: BuildState, numbers: dict[str, frozenset[str]]) -> bool:
     """Whether a translation that follows an edition by its numbering follows another now."""
     numbered_like = saved.numbered_like
+    if any(r.original for r in saved.translated_raw):
+        return True  # a catalogue follows by its text, which only a full build compares
     for source, group in by_source(saved.translated_raw):
         if source in numbered_like:
             again = by_numbering(rule_numbers(group), numbers)

@@ -17,21 +17,43 @@ def write_outdated(folder: Path, editions: list[str]) -> None:
     from whoosh import index
 
     numbers = array("I")
-    if editions:
-        with closing(sqlite3.connect(folder / SIDESTORE)) as db:
-            rows = db.execute(
-                "SELECT vid FROM versions WHERE lang = 'en' AND instr(editions, ?) = 0",
+    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+        rows = (
+            db.execute(
+                "SELECT vid FROM versions WHERE lang = 'en' AND instr(editions, ?) = 0"
+                f" AND substr(key, 1, 4) NOT IN {JUDGE_PREFIXES}",
                 (max(editions),),
             ).fetchall()
-        outdated = {vid for (vid,) in rows}
-        if outdated:
-            reader = index.open_dir(str(folder)).reader()
-            try:
-                column = reader.column_reader("vid")
-                numbers.extend(d for d, vid in enumerate(column) if vid in outdated)
-            finally:
-                reader.close()
+            if editions
+            else []
+        )
+        rows += _judge_outdated(db)
+    outdated = {vid for (vid,) in rows}
+    if outdated:
+        reader = index.open_dir(str(folder)).reader()
+        try:
+            column = reader.column_reader("vid")
+            numbers.extend(d for d, vid in enumerate(column) if vid in outdated)
+        finally:
+            reader.close()
     (folder / OUTDATED).write_bytes(numbers.tobytes())
+
+
+JUDGE_PREFIXES = "('MTR ', 'IPG ', 'JAR ')"  # corpus/documents.py: the judges' documents' keys
+
+
+def _judge_outdated(db: sqlite3.Connection) -> list[tuple[str]]:
+    """A judge document's versions not in that document's newest edition (its editions are its
+    own: the MTR's dates are not the CR's)."""
+    newest: dict[str, str] = {}
+    rows = db.execute(
+        f"SELECT vid, substr(key, 1, 3), editions FROM versions WHERE substr(key, 1, 4) IN "
+        f"{JUDGE_PREFIXES}"
+    ).fetchall()
+    for _, doc, editions in rows:
+        for edition in editions.split("\n"):
+            newest[doc] = max(newest.get(doc, ""), edition)
+    return [(vid,) for vid, doc, editions in rows if newest[doc] not in editions.split("\n")]
 
 
 def read_outdated(folder: Path) -> set[int] | None:

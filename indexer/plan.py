@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from corpus import library
 from corpus.alignment import overrides
+from corpus.documents import doc_of_layout
 from corpus.ingest import IngestError
 from corpus.library import source_state
 from corpus.paths import user_overrides
@@ -84,6 +85,8 @@ def _new_english_editions(
             return (), f"{name} cannot be read"  # the full build reports it
         if document.lang != "en" or not document.edition:
             return (), f"{name} is not an English edition"
+        if doc_of_layout(document.layout) != "cr":
+            return (), f"{name} is a judge document, not a CR edition"
         documents.append(document)
     dates = [d.edition for d in documents]
     known = set(current.english_editions)

@@ -26,5 +26,6 @@ def build_schema() -> Schema:
         vid=ID(unique=True, sortable=True),  # the version's id in the side store (a column)
         lang=ID(sortable=True),
         kind=ID,
+        doc=ID,  # the document: cr, mtr, ipg, jar (corpus/documents.py), for --doc
         **fields,
     )

@@ -15,6 +15,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from corpus.citations import cited_keys as cited_by_judge
 from corpus.numbers import CITATION, section_of
 from corpus.paths import SIDESTORE
 from corpus.records import StoredRecord, record_json
@@ -69,8 +70,13 @@ def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:
 
 def _citations(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
     for version in versions:
-        for cited in set(CITATION.findall(version.record.text)):
-            yield cited, version.record.key
+        record = version.record
+        if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document: its own citations
+            cited_keys = set(cited_by_judge(record.text, record.key))
+        else:
+            cited_keys = set(CITATION.findall(record.text))
+        for cited in cited_keys:
+            yield cited, record.key
 
 
 def _listings(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:

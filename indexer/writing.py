@@ -12,6 +12,7 @@ from typing import Any
 
 from whoosh import index
 
+from corpus.documents import doc_of_key
 from corpus.paths import VOCABULARY
 from corpus.records import Record
 from corpus.text import fold
@@ -38,6 +39,7 @@ def whoosh_document(version: Version) -> dict[str, Any]:
         "lang": record.lang,
         "vid": version.vid,
         "kind": record.kind,
+        "doc": doc_of_key(record.key),
         # An English record's concepts are its own words, already in its text.
         TERMS_FIELD: " ".join(record.terms) if record.lang != "en" else "",
         text_field(record.lang): text,

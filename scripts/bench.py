@@ -228,6 +228,17 @@ def run(command: list[str], env: dict[str, str]) -> float:
     return time.perf_counter() - started
 
 
+def run_measured(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """A process's wall seconds, CPU seconds (user + system) and peak memory (MB), its own."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode:
+        raise subprocess.CalledProcessError(process.returncode, command)
+    return time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
 def peak_child_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -261,6 +272,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs of each whole-process measure")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
+        "--only", choices=["meaning"], help="run one part: `meaning` (issue 23's figures)"
+    )
+    parser.add_argument(
         "--load-seconds", type=float, default=30.0, help="how long the load test of serve runs"
     )
     args = parser.parse_args()
@@ -271,7 +285,9 @@ def main() -> int:
         return 1
     work = Path(tempfile.mkdtemp(prefix="mtgrules-bench-"))
     home = work / "home"
-    env = {**os.environ, "MTGRULES_HOME": str(home)}
+    # The lexical measures as before meaning existed: no embedder after each build (the
+    # meaning measures below time it on their own).
+    env = {**os.environ, "MTGRULES_HOME": str(home), "MTGRULES_MEANING": "off"}
     mtgrules = str(VENV_BIN / "mtgrules")
     python = str(VENV_BIN / "python")
     results: dict[str, Any] = {
@@ -281,6 +297,13 @@ def main() -> int:
         "editions": len(editions),
         "translations": [p.name for p in translations],
     }
+    if args.only == "meaning":
+        sys.path.insert(0, str(ROOT))
+        results["meaning"] = meaning_figures(work, editions[-1], translations, args.repeat)
+        shutil.rmtree(work, ignore_errors=True)
+        results["bars"] = meaning_bars(results["meaning"])
+        print(json.dumps(results, indent=1) if args.json else meaning_table(results))
+        return 0
 
     # Full build from scratch: every edition parsed, aligned and indexed (no caches).
     builds, fts_builds, peak = [], [], 0.0
@@ -386,8 +409,9 @@ def main() -> int:
         ),
     }
     results["serve"] = serve_figures(mtgrules, env, args.load_seconds, fts_searches)
+    results["meaning"] = meaning_figures(work, editions[-1], translations, args.repeat)
     shutil.rmtree(work, ignore_errors=True)
-    results["bars"] = bars(results)
+    results["bars"] = {**bars(results), **meaning_bars(results["meaning"])}
 
     if args.json:
         print(json.dumps(results, indent=1))
@@ -517,7 +541,153 @@ def as_table(results: dict[str, Any]) -> str:
         f"{floors['click_and_whoosh_searcher_process_s']} s "
         f"({floors['click_and_whoosh_vs_fts5_search']}x the FTS5 search process)"
     )
+    lines.append(meaning_table(results, bars=False))
     lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
+    return "\n".join(lines)
+
+
+# --- meaning (issue 23) ------------------------------------------------------------------------
+
+# The search process with its dense stage: the CLI's search, then the nearest texts by meaning
+# in the same process (what a wired search does at most on top of the lexical one).
+SEARCH_WITH_MEANING = """
+import sys
+from search.cli import main
+query = sys.argv[1]
+sys.argv = ["mtgrules", "search", query]
+try:
+    main()
+except SystemExit:
+    pass
+from corpus.paths import home
+from indexer.vectors import live_folder
+from search.meaning import open_meaning
+meaning = open_meaning(live_folder(home()), home())
+assert meaning is not None, "no vectors"
+print(meaning.nearest(query, limit=50)[0])
+"""
+
+
+def meaning_figures(
+    work: Path, newest: Path, translations: list[Path], repeat: int
+) -> dict[str, Any]:
+    """On a library of the newest English edition and the translations: embedding from nothing
+    (no caches: the encoder's and the texts'), a cached rebuild's embedding and what it adds to
+    a rebuild, the search process with its dense stage beside its floor, and first-seen warm
+    queries with the dense stage."""
+    from corpus import paths
+    from indexer.store import live_build, read_current
+    from search.engine import Engine
+    from search.meaning import open_meaning
+
+    home = work / "meaning-home"
+    env = {**os.environ, "MTGRULES_HOME": str(home), "MTGRULES_MEANING": "off"}
+    inline = {**env, "MTGRULES_MEANING": "inline"}
+    mtgrules, python = str(VENV_BIN / "mtgrules"), str(VENV_BIN / "python")
+    embedder = [python, "-m", "indexer.vectors", str(home)]
+    (home / "documents").mkdir(parents=True)
+    for path in [newest, *translations]:
+        shutil.copy(path, home / "documents" / path.name)
+    run([mtgrules, "index"], env)
+    from_nothing, cpu, peak = run_measured(embedder, env)
+    current = read_current(home)
+    assert current is not None
+    folder = paths.index_root(home) / current["dir"]
+    rows = json.loads((folder / paths.MEANING_READY).read_text("utf-8"))["rows"]
+    cached, plain, with_vectors = [], [], []
+    for _ in range(max(1, repeat // 2)):
+        plain.append(run([mtgrules, "index", "--rebuild"], env))
+        cached.append(run(embedder, env))
+        with_vectors.append(run([mtgrules, "index", "--rebuild"], inline))
+    query = "qué pasa si un jugador tiene 0 vidas"
+    searches = [run([mtgrules, "search", query], inline) for _ in range(repeat)]
+    dense = [run([python, "-c", SEARCH_WITH_MEANING, query], inline) for _ in range(repeat)]
+    live_current = live_build(home)
+    assert live_current is not None
+    live = str(paths.index_root(home) / live_current.dir)
+    floor = [run([python, "-c", FLOOR_WHOOSH, live], env) for _ in range(repeat)]
+    engine = Engine.of_build(home, live_current)
+    meaning = open_meaning(paths.index_root(home) / live_current.dir, home)
+    assert meaning is not None
+    ask(engine, "warm up")
+    meaning.nearest("warm up")
+    lexical, nearest, both = [], [], []
+    for text in first_seen_queries():
+        started = time.perf_counter()
+        ask(engine, text)
+        middle = time.perf_counter()
+        meaning.nearest(text, limit=50)
+        ended = time.perf_counter()
+        lexical.append(middle - started)
+        nearest.append(ended - middle)
+        both.append(ended - started)
+    engine.close()
+    return {
+        "library": [newest.name, *(p.name for p in translations)],
+        "vectors": rows,
+        "embed_from_nothing_s": round(from_nothing, 2),
+        "embed_from_nothing_cpu_s": round(cpu, 2),  # a busy machine's wall time is not ours
+        "embedder_peak_rss_mb": round(peak, 1),
+        "embed_cached_s": median_range(cached),
+        "rebuild_s": median_range(plain),
+        "rebuild_with_cached_vectors_s": median_range(with_vectors),
+        "cached_rebuild_adds_s": round(
+            statistics.median(with_vectors) - statistics.median(plain), 3
+        ),
+        "process_search_s": median_range(searches),
+        "process_search_with_dense_s": median_range(dense),
+        "floor_click_and_whoosh_s": median_range(floor),
+        "search_with_dense_vs_floor": round(statistics.median(dense) / statistics.median(floor), 2),
+        "search_vs_floor": round(statistics.median(searches) / statistics.median(floor), 2),
+        "first_seen_ms": {
+            "queries": len(both),
+            "lexical_p95": round(1000 * percentile(lexical, 0.95), 2),
+            "dense_p50": round(1000 * statistics.median(nearest), 2),
+            "dense_p95": round(1000 * percentile(nearest, 0.95), 2),
+            "lexical_plus_dense_p50": round(1000 * statistics.median(both), 2),
+            "lexical_plus_dense_p95": round(1000 * percentile(both, 0.95), 2),
+        },
+    }
+
+
+def meaning_bars(figures: dict[str, Any]) -> dict[str, bool]:
+    return {
+        "embedding newest English + translations from nothing <= 60 s": figures[
+            "embed_from_nothing_s"
+        ]
+        <= 60,
+        "a cached rebuild's embedding adds <= 1 s": figures["cached_rebuild_adds_s"] <= 1,
+        "search process with the dense stage <= 1.5x its floor": figures[
+            "search_with_dense_vs_floor"
+        ]
+        <= 1.5,
+        "first-seen warm query p95 with the dense stage <= 50 ms": figures["first_seen_ms"][
+            "lexical_plus_dense_p95"
+        ]
+        <= 50,
+    }
+
+
+def meaning_table(results: dict[str, Any], bars: bool = True) -> str:
+    m = results["meaning"]
+    seen = m["first_seen_ms"]
+    lines = [
+        f"meaning: {m['vectors']} vectors of {', '.join(m['library'])}",
+        f"{'embed from nothing s':22} {m['embed_from_nothing_s']} (CPU "
+        f"{m['embed_from_nothing_cpu_s']} s; the embedder's peak {m['embedder_peak_rss_mb']} MB)",
+        f"{'embed, cached s':22} {m['embed_cached_s']['median']} (an embedder process after a "
+        f"rebuild); rebuild {m['rebuild_s']['median']} s, with vectors inline "
+        f"{m['rebuild_with_cached_vectors_s']['median']} s: adds {m['cached_rebuild_adds_s']} s",
+        f"{'search process s':22} {m['process_search_s']['median']} "
+        f"({m['search_vs_floor']}x the floor); with the dense stage "
+        f"{m['process_search_with_dense_s']['median']} ({m['search_with_dense_vs_floor']}x); "
+        f"floor {m['floor_click_and_whoosh_s']['median']}",
+        f"{'first-seen query ms':22} lexical p95 {seen['lexical_p95']}, dense p50 "
+        f"{seen['dense_p50']} p95 {seen['dense_p95']}, both p50 {seen['lexical_plus_dense_p50']}"
+        f" p95 {seen['lexical_plus_dense_p95']} ({seen['queries']} queries)",
+    ]
+    if bars:
+        lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
     return "\n".join(lines)
 
 

@@ -5,7 +5,8 @@ Exit 1 when any query misses.
 
 An expectation is ';'-separated items that must all be among the records of the top k results;
 an item may offer alternatives with '|' (`en:704|en:704.3`: the section or its rule), and a
-number ending in '*' is a rule family (`en:104.3*`: 104.3 or any of its subrules).
+number ending in '*' is a rule family (`en:104.3*`: 104.3 or any of its subrules); a judge
+document's part is named by its key (`en:MTR 3.13`, `en:IPG 2.1`).
 A query's rank is the first result by which every item is met; hit@1 and hit@3 count ranks 1
 and up to 3, MRR averages 1/rank over the first 10 results (0 beyond). The language of a
 query is its tag's first part (`es-question`: es), its kind the rest (question).
@@ -38,6 +39,8 @@ def _one(item: str, records: list[dict]) -> bool:
     if number.endswith("*"):  # a rule and its subrules
         family = number[:-1]
         return any(r["lang"] == lang and _in_family(r["number"] or "", family) for r in records)
+    if number[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document's part: its key, not a number
+        return any(r["lang"] == lang and r.get("key") == number for r in records)
     return any(r["lang"] == lang and r["number"] == number for r in records)
 
 
@@ -54,7 +57,7 @@ def rank(expect: str, results: list[dict]) -> int | None:
     items = expect.split(";")
     records: list[dict] = []
     for position, result in enumerate(results[:DEPTH], start=1):
-        records.extend(result["records"])
+        records.extend({**r, "key": result["key"]} for r in result["records"])
         if all(satisfied(item, records) for item in items):
             return position
     return None

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
+from corpus.languages import LANGUAGES
 from indexer.analyzers import analyzer
 from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
 from search.query import (
@@ -43,28 +44,7 @@ def fields_for(lang: str) -> tuple[str, ...]:
 
 # The words of a question, in each language: "how does warp work", "come funziona la
 # curvatura", "comment fonctionne", "cómo funciona". They say what is asked, not about what.
-QUESTION_WORDS_BY_LANG = {
-    "en": frozenset((
-        "how", "what", "when", "where", "which", "who", "why", "does", "do", "did", "is", "are",
-        "can", "could", "work", "works", "happen", "happens", "mean", "means", "explain",
-        "should", "would", "if", "many", "much", "happens",
-    )),
-    "it": frozenset((
-        "come", "cosa", "che", "quando", "dove", "quale", "quali", "perché", "perche",
-        "funziona", "funzionano", "succede", "significa", "quanti", "quante", "posso", "può",
-        "puo", "si", "se", "fa", "fanno", "serve", "servono",
-    )),
-    "fr": frozenset((
-        "comment", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles", "pourquoi",
-        "fonctionne", "marche", "signifie", "passe", "combien", "peut", "est-ce", "qu'est-ce",
-        "si", "se", "fait", "font", "devient", "passe-t-il",
-    )),
-    "es": frozenset((
-        "cómo", "como", "qué", "que", "cuándo", "cuando", "dónde", "donde", "cuál", "cuáles",
-        "cuales", "funciona", "pasa", "cuántos", "cuántas", "puedo", "puede", "si", "se",
-        "hace", "hacen", "ocurre",
-    )),
-}  # fmt: skip
+QUESTION_WORDS_BY_LANG = {code: lang.question_words for code, lang in LANGUAGES.items()}
 QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
 
 
@@ -76,13 +56,7 @@ def is_question(text: str) -> bool:
 
 
 # The words that open a question in each language (not "can" or "si": "can" opens "can't").
-OPENERS = frozenset((
-    "how", "what", "when", "where", "which", "who", "why", "does", "do", "can", "is", "are",
-    "come", "cosa", "cos'è", "quando", "dove", "quale", "quali", "perché", "chi", "quanti",
-    "quante", "comment", "quoi", "quand", "où", "quel", "quelle", "quels", "quelles",
-    "pourquoi", "qui", "que", "qu'est-ce", "combien", "cómo", "qué", "cuándo", "dónde",
-    "cuál", "cuáles", "quién", "cuántos", "cuántas",
-))  # fmt: skip
+OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values()))
 
 
 def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:

@@ -172,6 +172,19 @@ class Engine:
         self._arrange(results, filters)
         return results
 
+    def lookup_part(self, key: str, filters: Filters) -> list[Result]:
+        """A part of a judge document by its key (corpus/documents.py): a chapter with its
+        sections ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part."""
+        chapter = key.rpartition(" ")[2].isdigit()
+        records = self.versions.with_keys([key], prefixes=[key + "."] if chapter else [])
+        groups: dict[str, Result] = {}
+        for record in records:
+            if filters.keep(record):
+                groups.setdefault(record.key, Result(record.key, 1.0)).records.append(record)
+        results = sorted(groups.values(), key=lambda r: sort_key(r.key))
+        self._arrange(results, filters)
+        return results
+
     def _arrange(self, results: list[Result], filters: Filters) -> None:
         """Each result's records in reading order, with the English versions a reader needs."""
         for result in results:

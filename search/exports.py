@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
+from corpus.documents import doc_of_key
 from corpus.following import followed
 from corpus.languages import SHOWN_ORDER
 from corpus.numbers import sort_key
@@ -31,6 +32,7 @@ class Unit:
     kind: str
     ordinal: int  # the n-th record of this kind under the key in its document, from 0
     texts: dict[str, Record]
+    copies: int = 1  # a rule its document prints under this number more than once
 
     @property
     def id(self) -> str:
@@ -47,33 +49,41 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
     follows. Asked for English alone: one unit per English record of that edition (the newest
     by default). Nothing is dropped: two documents of one language give two units."""
     wanted = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
-    english_editions = sorted({r.edition for r in records if r.lang == "en" and r.edition})
+    # The CR's English editions: a judge document's dates are its own (corpus/documents.py).
+    english_editions = sorted(
+        {r.edition for r in records if r.lang == "en" and r.edition and doc_of_key(r.key) == "cr"}
+    )
     newest = english_editions[-1] if english_editions else None
     english: dict[tuple[str, str, str, int], Record] = {}
     seen: Counter[tuple[str, str, str, str | None]] = Counter()
-    placed: list[tuple[Record, int]] = []
+    placed: list[tuple[Record, int, tuple[str, str, str, str | None]]] = []
     for record in records:
         place = (record.source, record.key, record.kind, record.edition)
         ordinal = seen[place]
         seen[place] += 1
         if record.lang == "en":
             english.setdefault((record.edition or "", record.key, record.kind, ordinal), record)
-        placed.append((record, ordinal))
+        placed.append((record, ordinal, place))
     out = []
     translations = [lang for lang in wanted if lang != "en"]
-    for record, ordinal in placed:
+    for record, ordinal, place in placed:
         if translations and record.lang not in translations:
             continue
         if not translations and (record.lang != "en" or record.edition != (edition or newest)):
             continue
         texts = {record.lang: record}
+        # A number printed twice (the Spanish PDF's 111.10b) is two units, both with the
+        # English rule of that number: neither copy is dropped.
+        copies = seen[place] if record.kind in ("rule", "glossary") else 1
         if translations and "en" in wanted:
             target = edition or followed(english_editions, record)
             counterpart = english.get((target or "", record.key, record.kind, ordinal))
-            if counterpart is None:
-                continue  # no English segment to pair it with: not a translation unit
-            texts = {"en": counterpart, record.lang: record}
-        out.append(Unit(record.key, record.kind, ordinal, texts))
+            if counterpart is None and copies > 1:
+                counterpart = english.get((target or "", record.key, record.kind, 0))
+            # Without an English segment (an example English lacks) the unit is the
+            # translation alone: an export keeps every record.
+            texts = {"en": counterpart, record.lang: record} if counterpart else texts
+        out.append(Unit(record.key, record.kind, ordinal, texts, copies))
     order = {lang: index for index, lang in enumerate(SHOWN_ORDER)}
     return sorted(
         out,
@@ -123,6 +133,11 @@ def to_tmx(units_: Sequence[Unit]) -> str:
         tu = ET.SubElement(body, "tu", tuid=tuid)
         ET.SubElement(tu, "prop", type="x-key").text = unit.key
         ET.SubElement(tu, "prop", type="x-kind").text = unit.kind
+        if unit.copies > 1:
+            duplicate = (
+                f"{unit.key} is printed {unit.copies} times; this is copy {unit.ordinal + 1}"
+            )
+            ET.SubElement(tu, "prop", type="x-duplicate").text = duplicate
         for lang, record in unit.texts.items():
             tuv = ET.SubElement(tu, "tuv", {XML_LANG: lang})
             if record.edition:
@@ -192,24 +207,29 @@ def csv_safe(cell: str) -> str:
 
 
 def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
-    """One row per unit (as in TMX); per language its number, edition, source, alignment and
-    text."""
+    """One row per unit (as in TMX); per language its number, edition (its own date, else
+    "undated"), the English edition it follows, source, alignment and text; `copies` when
+    its document prints the number more than once."""
     columns = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    header = ["unit", "key", "kind"]
+    header = ["unit", "key", "kind", "copies"]
     for lang in columns:
-        header += [f"{lang}_number", f"{lang}_edition", f"{lang}_source", f"{lang}_align", lang]
+        header += [f"{lang}_number", f"{lang}_edition"]
+        header += [] if lang == "en" else [f"{lang}_follows"]
+        header += [f"{lang}_source", f"{lang}_align", lang]
     writer.writerow(header)
     for unit in units_:
-        row = [unit.id, unit.key, unit.kind]
+        row = [unit.id, unit.key, unit.kind, str(unit.copies)]
         for lang in columns:
             record = unit.texts.get(lang)
             if record is None:
-                row += ["", "", "", "", ""]
+                row += ["", ""] + ([] if lang == "en" else [""]) + ["", "", ""]
                 continue
             align = "" if lang == "en" else f"{record.align.method} {record.align.confidence:.2f}"
-            row += [record.number or "", record.edition or "", record.source, align, record.text]
+            row += [record.number or "", record.edition or "undated"]
+            row += [] if lang == "en" else [record.follows or ""]
+            row += [record.source, align, record.text]
         writer.writerow([csv_safe(cell) for cell in row])
     return out.getvalue()
 

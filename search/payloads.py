@@ -4,6 +4,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
 from datetime import date
@@ -12,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from corpus import library
 from corpus.dates import resolve_edition, typed_edition
+from corpus.documents import doc_of_key, doc_of_layout, written_key
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, cited_numbers
+from corpus.numbers import RuleNumber, cited_numbers, sort_key
 from search.query import QueryError, as_number
 
 if TYPE_CHECKING:
@@ -38,9 +40,12 @@ def search(
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
+        part = written_key(text)
         number = as_number(text)
         matched: set[str] = set()
-        if number:
+        if part:
+            results = engine.lookup_part(part, filters)
+        elif number:
             results = engine.lookup(number, filters)
         else:
             results, matched = engine.search(text, filters, limit)
@@ -48,6 +53,7 @@ def search(
         status = 404 if "no text of edition" in str(error) else 400
         raise Problem(str(error), status) from None
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
+    number = number or part  # type: ignore[assignment]
     if not number and results and getattr(engine, "partial", False):
         payload["missing"] = engine.missing  # some of the words only: these were found nowhere
     if not results and not number:
@@ -61,6 +67,9 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
+    part = written_key(rule)  # "MTR 2.3", "ipg3.1", "JAR serious problems"
+    if part is not None:
+        return _show_part(engine, rule, part, filters, show)
     number = as_number(rule)
     if number is None:
         raise Problem(
@@ -82,6 +91,35 @@ def show(
         "results": [r.to_json(show) for r in results],
         "refers_to": [n for n in cites if n not in keys],
         "referred_by": engine.referring_to(number.number),
+    }
+    return payload, results
+
+
+def _show_part(
+    engine: Engine, asked: str, part: str, filters: Filters, show: Sequence[str]
+) -> tuple[dict[str, Any], list[Result]]:
+    """One part of a judge document (a chapter with its sections, a section, an appendix) and
+    its citations: other parts of the judges' documents and rules of the CR."""
+    from corpus.citations import citations
+
+    results = engine.lookup_part(part, filters)
+    if not results:
+        raise Problem(
+            f"no {part} in the library; add the document with `mtgrules add`, "
+            f"or try `mtgrules search {asked}`",
+            404,
+        )
+    keys = {r.key for r in results}
+    cites: dict[str, None] = {}
+    for result in results:
+        for record in result.records:
+            cites.update(dict.fromkeys(c.target for c in citations(record.text, record.key)))
+    payload = {
+        "query": asked,
+        "document": doc_of_key(part),
+        "results": [r.to_json(show) for r in results],
+        "refers_to": [c for c in cites if c not in keys],
+        "referred_by": engine.referring_to(part),
     }
     return payload, results
 
@@ -134,16 +172,22 @@ def diff(
     langs: Sequence[str],
     rule: str | None,
     ignore_typography: bool,
+    doc: str = "cr",
 ) -> dict[str, Any]:
-    """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several."""
+    """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several. `doc`:
+    which document's editions (cr, mtr, ipg, jar): each has its own."""
     from corpus.editions import by_edition, compare
 
+    records = [r for r in records if doc_of_key(r.key) == doc]
+    if doc != "cr":
+        return _judge_diff(records, from_, to, rule, ignore_typography, doc)
     part = RuleNumber.written(rule) if rule else None
     if rule and part is None:
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
     payloads = []
     for lang in langs or ("en",):
-        editions = by_edition(records, lang)
+        # A translation's editions are the English editions its documents follow.
+        editions = by_edition(records, lang, followed=lang != "en")
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
         changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
         if part:
@@ -152,6 +196,40 @@ def diff(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
         )
     return payloads[0] if len(payloads) == 1 else {"diffs": payloads}
+
+
+def _judge_diff(
+    records: Sequence[Record],
+    from_: str,
+    to: str,
+    rule: str | None,
+    ignore_typography: bool,
+    doc: str,
+) -> dict[str, Any]:
+    from corpus.editions import by_edition
+    from corpus.judge_editions import compare_parts
+
+    editions = by_edition(records, "en")
+    if not editions:
+        raise Problem(f"no {doc.upper()} in the library; add it with `mtgrules add`", 404)
+    old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+    changes = compare_parts(editions[old], editions[new], ignore_typography=ignore_typography)
+    if rule:
+        wanted = written_key(rule if rule.lower().startswith(doc) else f"{doc} {rule}")
+        changes = [
+            c
+            for c in changes
+            if any(
+                r and (r.key == wanted or r.key.startswith(f"{wanted}.")) for r in (c.old, c.new)
+            )
+        ]
+    return {
+        "document": doc,
+        "from": old,
+        "to": new,
+        "lang": "en",
+        "changes": [c.to_json() for c in changes],
+    }
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
@@ -174,6 +252,10 @@ def history(
     from corpus.editions import by_edition
     from corpus.editions import history as events_of
 
+    part = written_key(rule)
+    if part is not None:
+        return _part_history(records, part, edition, ignore_typography)
+    records = [r for r in records if doc_of_key(r.key) == "cr"]  # the MTR's dates are its own
     written = RuleNumber.written(rule)  # else a translation's own key, 205.2c@FILE
     number = str(written) if written else rule.strip()
     editions = by_edition(records, "en")
@@ -183,13 +265,54 @@ def history(
         edition = resolve_edition(edition, list(editions))
     if edition is not None and edition not in editions:
         raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
+    loaded = list(editions.items())
+    compared: dict[int, Any] = {}
     events = events_of(
-        number, list(editions.items()), at=edition, ignore_typography=ignore_typography
+        number, loaded, at=edition, ignore_typography=ignore_typography, compared=compared
     )
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
         raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
-    return {"rule": number, "edition": edition, "history": [asdict(e) for e in events]}
+    # A rule's history covers its subrules (702.19 with 702.19a–g), in the edition asked.
+    shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))
+    below = sorted(
+        {
+            r.number
+            for r in editions.get(shown_in, ())
+            if r.kind == "rule" and r.number and r.parent == number
+        },
+        key=sort_key,
+    )
+    subrules = {
+        sub: [
+            asdict(e)
+            for e in events_of(
+                sub, loaded, at=shown_in, ignore_typography=ignore_typography, compared=compared
+            )
+        ]
+        for sub in below
+    }
+    return {
+        "rule": number,
+        "edition": edition,
+        "oldest_loaded": loaded[0][0],
+        "history": [asdict(e) for e in events],
+        "subrules": subrules,
+    }
+
+
+def _part_history(
+    records: Sequence[Record], part: str, edition: str | None, ignore_typography: bool
+) -> dict[str, Any]:
+    from corpus.editions import by_edition
+    from corpus.judge_editions import part_history
+
+    doc = doc_of_key(part)
+    editions = by_edition([r for r in records if doc_of_key(r.key) == doc], "en")
+    events = part_history(part, list(editions.items()), ignore_typography=ignore_typography)
+    if not events:
+        raise Problem(f"no {part} in any loaded edition; see `mtgrules sources`", 404)
+    return {"rule": part, "edition": edition, "history": [asdict(e) for e in events]}
 
 
 def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
@@ -197,9 +320,13 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     from corpus.editions import by_edition
     from corpus.editions import stale as stale_rules
 
+    records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     langs = [lang for lang in langs if lang != "en"]
     if not langs:
-        raise Problem("give a translation's language with --lang: it, fr or es", 400)
+        from corpus.languages import TRANSLATED
+
+        codes = ", ".join(TRANSLATED)
+        raise Problem(f"give a translation's language with --lang: one of {codes}", 400)
     english = by_edition(records, "en")
     if not english:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
@@ -213,6 +340,7 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     from corpus.editions import by_edition, rules_of
     from corpus.qa import coverage_problems, translation_problems, translator_notes
 
+    records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     english = by_edition(records, "en")
     dates = list(english)
     by_source: dict[str, list[Record]] = {}
@@ -235,16 +363,32 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
             counterpart = reference.get(rule.key) if rule.align.method != "own" else None
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
-    return {"problems": [asdict(p) for p in problems]}
+    from corpus.qa import SEVERITY, ranked
+
+    out = [
+        {**asdict(p), "kind": p.check, "severity": SEVERITY.get(p.check, ("info", 9))[0]}
+        for p in ranked(problems)
+    ]
+    counts = dict(Counter(p["kind"] for p in out))
+    return {"counts": counts, "problems": out}
 
 
-def sources(home: Path) -> dict[str, Any]:
-    """{"documents": [...], "failures": [...]}: every document with what was made of it."""
-    loaded = library.load(home)
+def _is_cr(document: Any) -> bool:
+    """A CR document (its editions are the English editions translations follow), not a judge's."""
+    return doc_of_layout(document.layout) == "cr"
+
+
+def sources(home: Path, write: bool = True) -> dict[str, Any]:
+    """{"documents": [...], "failures": [...]}: every document with what was made of it.
+    `write=False`: the parse cache is only read (the web app's routes write nothing)."""
+    loaded = library.load(home, write)
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
-    english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
+    english = sorted(
+        {d.edition for d in loaded.documents if d.lang == "en" and d.edition and _is_cr(d)}
+    )
     follows = followings(record for d in loaded.documents for record in d.records)
     for summary in summaries:
+        summary["document"] = doc_of_layout(summary["format"])  # cr, mtr, ipg or jar
         following = follows.get(summary["source"])
         summary["follows"] = (
             {**asdict(following), "evidence": following.evidence()} if following else None

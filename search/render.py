@@ -30,6 +30,9 @@ def heading(result: Result) -> str:
         parts.append(f"(CR {english['rule']})")
     if title and title != result.key:
         parts.append(f"— {title}")
+    penalty = next((r.penalty for r in result.records if r.penalty), None)
+    if penalty:  # an IPG infraction's
+        parts.append(f"· penalty: {penalty}")
     if english["terms"]:
         parts.append(f"[{', '.join(english['terms'][:8])}]")
     return " ".join(parts)
@@ -100,6 +103,9 @@ def use_rich() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
+NARROWEST = 40  # columns the panels are drawn in at least, whatever the terminal says
+
+
 def echo_rich(
     results: list[Result], show: Iterable[str], matched: set[str], console: Any = None
 ) -> None:
@@ -109,6 +115,8 @@ def echo_rich(
     from rich.text import Text
 
     console = console or Console()
+    if console.width < NARROWEST:  # COLUMNS=0 or 3: panels that narrow print nothing at all
+        console.width = NARROWEST
     show = tuple(show)
     for result in results:
         columns = by_language(result, show)

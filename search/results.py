@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from corpus.documents import DOCUMENTS, doc_of_key
 from corpus.following import followed
 from corpus.languages import SHOWN_ORDER
 from corpus.mechanics import by_english
@@ -42,12 +43,15 @@ class Result:
             "key": self.key,
             "english": self.english(),
             "score": round(self.score, 3),
+            "document": doc_of_key(self.key),  # cr, mtr, ipg or jar
             "records": [r.shown_json() for r in self.records if not wanted or r.lang in wanted],
         }
 
 
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
     def position(record: StoredRecord) -> tuple[Any, ...]:
+        if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document's part: as printed
+            return (SHOWN_ORDER.index(record.lang), "", (record.parent is not None,), record.seq)
         number = record.number or record.parent or ""
         return (
             SHOWN_ORDER.index(record.lang),
@@ -62,6 +66,9 @@ def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
 def select_english(result: Result, english_editions: tuple[str, ...], edition: str | None) -> None:
     """Keep the English versions a reader needs: the one each translation corresponds to and the
     newest (or the one of --edition); the rule's whole history is `mtgrules history`."""
+    if doc_of_key(result.key) != "cr":  # a judge document's editions are its own
+        english_editions = tuple(sorted({e for r in result.records for e in r.editions}))
+        edition = edition if edition in english_editions else None
     newest = english_editions[-1] if english_editions else None
     editions = list(english_editions)
     follows = [followed(editions, r) for r in result.records if r.lang != "en"]
@@ -78,6 +85,7 @@ class Filters:
     kinds: tuple[str, ...] = ()
     edition: str | None = None
     all_editions: bool = False  # rank on every English edition's text, not the newest only
+    docs: tuple[str, ...] = ()  # cr, mtr, ipg, jar (corpus/documents.py); empty: all
 
     def whoosh(self):
         """The language and kind filters as a Whoosh query (the edition is the engine's)."""
@@ -88,6 +96,8 @@ class Filters:
             parts.append(Or([Term("lang", lang) for lang in self.langs]))
         if self.kinds:
             parts.append(Or([Term("kind", kind) for kind in self.kinds]))
+        if self.docs and set(self.docs) != set(DOCUMENTS):
+            parts.append(Or([Term("doc", doc) for doc in self.docs]))
         return And(parts) if parts else None
 
     def keep(self, record: StoredRecord) -> bool:
@@ -95,4 +105,5 @@ class Filters:
             (not self.langs or record.lang in self.langs)
             and (not self.kinds or record.kind in self.kinds)
             and (not self.edition or self.edition in record.editions)
+            and (not self.docs or doc_of_key(record.key) in self.docs)
         )

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,10 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "corpus" / "sources"
+
+# No vectors unless a test asks (tests/test_meaning.py): embedding every test's library would
+# cost the suite minutes of CPU. Set before any fixture, session-scoped ones included, builds.
+os.environ.setdefault("MTGRULES_MEANING", "off")
 SHARED = ROOT.parent / "shared"
 IT, FR, ARTICLE, ES = (
     "000_3f40d4614bb0d7a7.txt",

@@ -196,7 +196,7 @@ def test_no_match_suggests_words():
 def test_unknown_language_lists_valid_ones():
     """--lang xx is a usage error naming the valid languages."""
     code, _, err = run("search", "tipo", "--lang", "xx")
-    assert code == 2 and "valid: it, fr, es, en" in err
+    assert code == 2 and "valid: it, fr, es, pt, en" in err
 
 
 def test_lang_filter_restricts_records():

@@ -115,7 +115,7 @@ def test_pdf_two_columns_headers_and_hyphens(tmp_path: Path):
         ("cp1252", "cp1252 (detected)"),
         ("latin-1", "cp1252 (detected)"),  # Windows-1252 reads Latin-1 text as the same text
         ("utf-16-le", "utf-16-le without a byte order mark"),
-        ("utf-16", None),  # with a BOM
+        ("utf-16", "utf-16 with a byte order mark"),
     ],
 )
 def test_encodings_give_the_same_records(encoding: str, note: str | None):

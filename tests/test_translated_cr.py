@@ -4,6 +4,9 @@ PDF ingested, following English 2025-11-14 by its numbering, side by side with E
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -270,3 +273,85 @@ def test_tmx_carries_the_whole_spanish_cr(spanish_home: Path):
         next(p.text for p in tu.iter("prop") if p.get("type") == "x-kind") for tu in units.values()
     )
     assert kinds["rule"] > 3200 and kinds["glossary"] > 700 and kinds["example"] > 250
+
+
+@pytest.mark.shared_data
+def test_check_ranks_findings_and_pairs_list_items(spanish_home: Path):
+    """Counts per kind first, most severe first; a list with as many items as English, all
+    translated, is no finding; "regla 100,7" cites 100.7."""
+    code, out = run(spanish_home, "check", "--lang", "es")
+    assert code == 1
+    first, *lines = out.splitlines()
+    assert first.startswith(tuple(f"{n} problems: 17 missing, 1 extra," for n in range(60, 90)))
+    assert lines[0].startswith("error   magic_rules_clean.pdf 111.10f: missing:")
+    assert not any(" 207.2c: list" in line or " 205.3g: list" in line for line in lines)
+    assert not any(" 612.5: references" in line or " 603.7c: references" in line for line in lines)
+    _, out = run(spanish_home, "check", "--lang", "es", "--json")
+    payload = json.loads(out)
+    kinds = [p["kind"] for p in payload["problems"]]
+    assert kinds.index("missing") < kinds.index("duplicate") < kinds.index("translator-note")
+    severities = {p["kind"]: p["severity"] for p in payload["problems"]}
+    assert severities["missing"] == "error" and severities["translator-note"] == "info"
+    assert payload["counts"]["missing"] == 17
+
+
+@pytest.mark.shared_data
+def test_stale_says_where_each_rule_went(spanish_home: Path):
+    """Plain text names a moved rule's new number; a number printed twice is listed once."""
+    code, out = run(spanish_home, "stale", "--lang", "es")
+    assert code == 0
+    assert "es 310.8 → 310.9 (moved; English text unchanged; English 2025-11-14 → 2026-08-07" in out
+    assert sum(line.startswith("es 207.2c ") for line in out.splitlines()) == 1
+    _, out = run(spanish_home, "stale", "--lang", "es", "--json")
+    stale = json.loads(out)["stale"]
+    moved = [s for s in stale if s["status"].startswith("moved")]
+    assert moved and all(s["english_number"] for s in moved)
+    assert len({s["key"] for s in stale}) == len(stale)
+
+
+@pytest.mark.shared_data
+def test_exports_keep_both_copies_of_a_duplicated_number(spanish_home: Path):
+    """TMX: both Spanish 111.10b, distinct ids, marked as duplicates; CSV edition columns
+    filled and the followed edition beside them."""
+    _, out = run(spanish_home, "export", "--format", "tmx", "--lang", "en,es")
+    root = ET.fromstring(out.encode("utf-8"))
+    copies = [
+        tu
+        for tu in root.iter("tu")
+        if next(p.text for p in tu.iter("prop") if p.get("type") == "x-key") == "111.10b"
+    ]
+    assert [tu.get("tuid") for tu in copies] == ["111.10b", "111.10b rule 2"]
+    duplicate = [p.text for tu in copies for p in tu.iter("prop") if p.get("type") == "x-duplicate"]
+    assert duplicate == [
+        "111.10b is printed 2 times; this is copy 1",
+        "111.10b is printed 2 times; this is copy 2",
+    ]
+    _, out = run(spanish_home, "export", "--lang", "es")
+    assert len(root.findall("body/tu")) == len(out.splitlines())
+    _, out = run(spanish_home, "export", "--format", "csv", "--lang", "en,es")
+    row = next(r for r in csv.DictReader(io.StringIO(out)) if r["key"] == "704.5j")
+    assert (row["en_edition"], row["es_edition"], row["es_follows"]) == (
+        "2025-11-14",
+        "undated",
+        "2025-11-14",
+    )
+
+
+@pytest.mark.shared_data
+def test_sources_diff_and_history_for_a_translator(spanish_home: Path, shared_data: Path):
+    """sources shows the SHA-256 and encoding; diff --lang es finds the Spanish CR under the
+    edition it follows; history covers a rule's subrules."""
+    _, out = run(spanish_home, "sources")
+    assert "  encoding: PDF text" in out
+    assert (
+        "  sha256: " + hashlib.sha256((shared_data / "cr/es" / PDF).read_bytes()).hexdigest() in out
+    )
+    code, out = run(spanish_home, "diff", "--lang", "es", "--from", "2025-11-14", "--to", "latest")
+    assert (code, out.splitlines()[0]) == (0, "es 2025-11-14 → 2025-11-14: 0 changes")
+    code, out = run(spanish_home, "history", "702.19", "--json")
+    payload = json.loads(out)
+    assert payload["oldest_loaded"] == "2025-11-14"
+    assert {"702.19a", "702.19b", "702.19c"} <= set(payload["subrules"])
+    _, out = run(spanish_home, "history", "702.19")
+    assert out.startswith("702.19: 0 changes; its ")
+    assert "in every loaded edition since 2025-11-14" in out.splitlines()[0]

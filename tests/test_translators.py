@@ -165,3 +165,35 @@ def test_sources_show_the_lag(full: Path):
         "newest_english": "2026-08-07",
         "days": 637,
     }
+
+
+def test_list_items_pair_by_symbol_word_and_position():
+    """Items with the same mana symbol pair; the rest, as many on each side, by position; only
+    an item with no counterpart is reported, and how sure that is."""
+    from corpus.qa import list_pairing
+
+    english = ["{W} is white", "{U} blue", "{B} black", "{R} red", "{G} green"]
+    spanish = ["{W} blanco", "{U} azul", "{B} negro", "{R} rojo", "{G} verde"]
+    pairing = list_pairing(spanish, english, None)
+    assert [how for _, _, how in pairing.pairs] == ["same"] * 5
+    assert pairing.unpaired() == ""
+    same_count = list_pairing(["Sangre", "Pista", "Comida"], ["Blood", "Clue", "Food"], None)
+    assert {how for _, _, how in same_count.pairs} == {"position"} and same_count.unpaired() == ""
+    short = list_pairing(
+        ["{W} blanco", "{U} azul"], ["{W} is white", "{U} blue", "{B} black"], None
+    )
+    assert short.unpaired() == "missing (sure): {B} black"
+    longer = list_pairing(["Sangre", "Pista", "Comida"], ["Blood", "Clue"], None)
+    assert longer.unpaired().startswith("1 of Sangre, Pista, Comida not in English (unsure which")
+
+
+def test_a_decimal_comma_is_a_citation():
+    """ "regla 100,7" (as the Spanish PDF prints it) cites 100.7; "reglas 100, 101" two."""
+    from corpus.numbers import cited_numbers
+
+    assert cited_numbers("Ver regla 100,7 y 205.3i; reglas 100, 101.") == [
+        "100.7",
+        "205.3i",
+        "100",
+        "101",
+    ]

@@ -107,7 +107,7 @@ def test_check_names_what_differs(full: Path):
     problems = {
         (p["source"], p["number"], p["check"]): p["message"] for p in json.loads(out)["problems"]
     }
-    assert "missing: Incubator" in problems[IT, "205.3g", "list"]
+    assert "missing (sure): Incubator" in problems[IT, "205.3g", "list"]
     assert problems[FR, "205.4c", "absent"] == "cites 420.5e, not a rule of English 2026-08-07"
 
 

@@ -7,7 +7,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from corpus.layouts import article, forum, numbered, official_cr, webpage
+from corpus.layouts import (
+    article,
+    forum,
+    gettext,
+    infraction_guide,
+    judging_at_regular,
+    numbered,
+    official_cr,
+    tournament_rules,
+    webpage,
+)
 from corpus.layouts.base import Context, Parsed
 
 
@@ -20,7 +30,17 @@ class Layout:
 
 LAYOUTS: tuple[Layout, ...] = tuple(
     Layout(module.NAME, module.score, module.parse)
-    for module in (official_cr, numbered, forum, webpage, article)
+    for module in (
+        gettext,
+        official_cr,
+        tournament_rules,
+        infraction_guide,
+        judging_at_regular,
+        numbered,
+        forum,
+        webpage,
+        article,
+    )
 )
 
 MIN_SCORE = 0.3

@@ -17,7 +17,7 @@ T = TypeVar("T")
 SEPARATOR = re.compile(r"^[\s|\-_=*~#·•.]+$")
 # A translator's note inside a rule: "(NdT: …)", "(N.d.T.: …)", "(Nota del traduttore: …)".
 TRANSLATOR_NOTE = re.compile(
-    r"\((?:N\.?\s?d\.?\s?[TR]\.?|Nota del tradu(?:ctor|ttore)|Note du traducteur)\s*:",
+    rf"\((?:N\.?\s?d\.?\s?[TR]\.?|{'|'.join(all_labels('translator_note_labels'))})\s*:",
     re.IGNORECASE,
 )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from corpus.languages import all_labels
 from corpus.layouts.base import EXAMPLE_LINE, Builder, Context, Draft, Parsed, non_blank
 from corpus.layouts.numbered import NUMBERED_LINE, TERMINAL, add_numbered_rows, numbered_stats
 
@@ -15,19 +16,12 @@ NAME = "comprehensive-rules"
 
 CHAPTER = re.compile(r"^(?P<number>\d)\.\s+(?P<title>\S.*)$")
 SECTION = re.compile(r"^(?P<number>\d{3})\.\s+(?P<title>\S.*)$")
-SEE_ALSO = re.compile(r"^(?:see|ver|véase|vedi|voir)\b", re.IGNORECASE)
+SEE_ALSO = re.compile(rf"^(?:{'|'.join(all_labels('see_words'))})\b", re.IGNORECASE)
 # The official CR in English and as Wizards publishes its translations.
-TITLE = re.compile(
-    r"comprehensive rules|regolamento completo|regole complete|règles complètes|"
-    r"reglas completas|reglamento completo",
-    re.IGNORECASE,
-)
-GLOSSARY = {"glossary", "glossario", "glossaire", "glosario"}
-CREDITS = {"credits", "crediti", "riconoscimenti", "crédits", "créditos"}
-CONTENTS = {
-    "contents", "table of contents", "indice", "sommario", "sommaire", "table des matières",
-    "índice", "contenido", "contenidos",
-}  # fmt: skip
+TITLE = re.compile("|".join(map(re.escape, all_labels("title_phrases"))), re.IGNORECASE)
+GLOSSARY = set(all_labels("glossary_headings"))
+CREDITS = set(all_labels("credits_headings"))
+CONTENTS = set(all_labels("contents_headings"))
 
 
 def _positions(rows: list[tuple[int, str]], names: set[str]) -> list[int]:

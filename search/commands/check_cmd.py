@@ -17,10 +17,12 @@ from search.session import library_records, open_engine
 @click.option("--against", default="en", show_default=True, help="The reference language.")
 @json_option
 def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
-    """Report numbering and translation problems: duplicated, missing or out-of-order numbers,
-    English rules a translation lacks and numbers English lacks, translator notes, and
-    translated rules whose English-named items, list items or cited rules disagree with their
-    English counterpart. Exits 1 when it reports problems, 0 when the library is clean."""
+    """Report numbering and translation problems, most severe first, with the count of each
+    kind on the first line: English rules a translation lacks and numbers English lacks,
+    duplicated or out-of-order numbers, cited rules that disagree with English, list items
+    with no counterpart in the English list (paired by the term base, the same word or
+    symbol, then position), English names, translator notes. Exits 1 when it reports
+    problems, 0 when the library is clean."""
     if against != "en":
         raise click.BadParameter(
             "only the English rules are a reference (en)", param_hint="--against"
@@ -32,10 +34,14 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     if as_json:
         echo_json(payload)
     else:
+        # The counts per kind first, most severe first; then the findings in that order.
+        counts = ", ".join(f"{n} {kind}" for kind, n in payload["counts"].items())
+        total = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}"
+        echo(f"{total}: {counts}" if counts else total)
         for problem in problems:
             echo(
-                f"{problem['source']} {problem['number']}: {problem['check']}: {problem['message']}"
+                f"{problem['severity']:7} {problem['source']} {problem['number']}: "
+                f"{problem['kind']}: {problem['message']}"
             )
-        echo(f"{len(problems)} problem{'' if len(problems) == 1 else 's'}")
     if problems:
         sys.exit(1)  # as linters do: problems found

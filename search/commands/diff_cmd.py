@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from corpus.documents import DOCUMENTS
 from search import payloads
 from search.commands.options import EDITION, json_option, lang_option, problems_as_errors
 from search.render import colour_diff
@@ -24,6 +25,13 @@ from search.session import library_records
     is_flag=True,
     help="Treat quotes, apostrophes, dashes and spaces of any form as one.",
 )
+@click.option(
+    "--doc",
+    type=click.Choice(tuple(DOCUMENTS)),
+    default="cr",
+    show_default=True,
+    help="Which document's editions: cr, mtr, ipg or jar.",
+)
 @click.argument("rule", required=False)
 @json_option
 def command(
@@ -33,6 +41,7 @@ def command(
     ignore_typography: bool,
     rule: str | None,
     as_json: bool,
+    doc: str,
 ) -> None:
     """List the rules added, removed, changed (with a word diff), moved, and moved and changed
     between two editions of one language. RULE (205, 205.4, 205.4d) narrows the list to that
@@ -40,15 +49,17 @@ def command(
     number."""
     with problems_as_errors():
         payload = payloads.diff(
-            library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography
+            library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography, doc
         )
     if as_json:
         echo_json(payload)
         return
     for one in payload.get("diffs", [payload]):
         count = len(one["changes"])
+        name = f"{one['document'].upper()} " if one.get("document") else ""
         echo(
-            f"{one['lang']} {one['from']} → {one['to']}: {count} change{'' if count == 1 else 's'}"
+            f"{name}{one['lang']} {one['from']} → {one['to']}: "
+            f"{count} change{'' if count == 1 else 's'}"
         )
         for change in one["changes"]:
             numbers = " → ".join(n for n in (change["from"], change["to"]) if n)

@@ -19,11 +19,11 @@ from search.session import hand_off, library_records, open_engine
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["jsonl", "tmx", "tbx", "csv"]),
+    type=click.Choice(["jsonl", "tmx", "tbx", "csv", "po"]),
     default="jsonl",
     show_default=True,
-    help="The format: jsonl (every record), tmx (a translation memory), tbx (the term base) "
-    "or csv (a spreadsheet).",
+    help="The format: jsonl (every record), tmx (a translation memory), tbx (the term base), "
+    "csv (a spreadsheet) or po (a gettext catalogue of one language against today's English).",
 )
 @lang_option("Only these languages.")
 @click.option(
@@ -32,9 +32,18 @@ from search.session import hand_off, library_records, open_engine
     metavar="DATE",
     help="Texts of this edition (YYYY-MM-DD, YYYYMMDD or latest).",
 )
-def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
+@click.option(
+    "--output",
+    type=click.Path(file_okay=False, writable=True),
+    help="With --format po and several languages: the folder to write mtgrules-LANG.po into.",
+)
+def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str | None) -> None:
     """Print the library in a format other tools read, to standard output."""
     from search import exports
+
+    if fmt == "po":
+        _po(langs, edition, output)
+        return
 
     if fmt == "jsonl":
         # The hand-off file already holds every record, aligned: copy its lines.
@@ -42,8 +51,11 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
         edition = _resolved(edition)
         if not langs and not edition:
             sys.stdout.buffer.write(data)
-        for line in data.splitlines(keepends=True) if langs or edition else ():
-            record = json.loads(line)
+        lines = data.splitlines(keepends=True) if langs or edition else []
+        records = [json.loads(line) for line in lines]
+        if edition:
+            _check_edition(edition, {r["edition"] for r in records})
+        for line, record in zip(lines, records, strict=True):
             if (not langs or record["lang"] in langs) and (
                 not edition or record["edition"] == edition
             ):
@@ -56,9 +68,47 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
         with open_engine() as engine:
             echo(exports.to_tbx(engine.termbase, langs), nl=False)
         return
-    units = exports.units(library_records(), langs, _resolved(edition))
+    every = library_records()
+    edition = _resolved(edition)
+    if edition:
+        _check_edition(edition, {r.edition for r in every})
+    units = exports.units(every, langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
     echo(text, nl=False)
+
+
+def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None:
+    """One catalogue per translated language, to standard output (one language) or a folder."""
+    from pathlib import Path
+
+    from search.po_export import catalogue
+
+    translated = [lang for lang in langs if lang != "en"]
+    if not translated:
+        raise click.UsageError("--format po needs --lang with a translation's language (pt, es…)")
+    if edition is not None:
+        raise click.UsageError("--format po is always against the newest English: drop --edition")
+    if len(translated) > 1 and output is None:
+        raise click.UsageError(
+            "a PO catalogue holds one language: give one with --lang, or --output DIR"
+        )
+    records = library_records((*translated, "en"))
+    for lang in translated:
+        if not any(r.lang == lang for r in records):
+            raise click.ClickException(
+                f"no {lang} documents in the library; see `mtgrules sources`"
+            )
+        try:
+            text = catalogue(records, lang)
+        except ValueError as error:
+            raise click.ClickException(str(error)) from None
+        if output is None:
+            echo(text, nl=False)
+            continue
+        path = Path(output) / f"mtgrules-{lang}.po"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        echo(f"wrote {path}", err=True)
 
 
 def _resolved(edition: str | None) -> str | None:
@@ -72,3 +122,13 @@ def _failures() -> list[str]:
     """The sources the current index could not ingest, one line each."""
     current = read_current(home()) or {}
     return list(current.get("failures", []))
+
+
+def _check_edition(edition: str, editions: set[str | None]) -> None:
+    """An edition no text of the library has is an error, as in `search --edition`: an empty
+    export would look like a library with nothing in it."""
+    if edition not in editions:
+        loaded = ", ".join((read_current(home()) or {}).get("english_editions", [])) or "none"
+        raise click.ClickException(
+            f"no text of edition {edition} in the library; English editions loaded: {loaded}"
+        )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from search import payloads
@@ -39,14 +41,45 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
         echo_json(payload)
         return
     events = payload["history"]
-    changes = sum(1 for e in events if e["event"] not in ("first seen", "appeared"))
-    echo(f"{payload['rule']}: {changes} change{'' if changes == 1 else 's'}")
+    oldest = payload["oldest_loaded"]
+    changes = _changes(events)
+    subrules = payload["subrules"]
+    changed_below = {n: _changes(e) for n, e in subrules.items() if _changes(e)}
+    below = sum(changed_below.values())
+    summary = f"{payload['rule']}: {changes} change{'' if changes == 1 else 's'}"
+    if subrules:
+        summary += f"; its {len(subrules)} subrules: {below} change{'' if below == 1 else 's'}"
+    always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
+    since = f"in every loaded edition since {oldest}" if always else f"loaded editions {oldest} on"
+    echo(f"{summary} ({since})")
+    _events(events, oldest)
+    for number, found in subrules.items():
+        if number in changed_below:
+            echo(f"{number}:")
+            _events([e for e in found if e["event"] != "first seen"], oldest, indent="  ")
+    unchanged = [n for n in subrules if n not in changed_below]
+    if unchanged:
+        echo(f"unchanged: {', '.join(unchanged)}")
+
+
+def _changes(events: list[dict[str, Any]]) -> int:
+    return sum(1 for e in events if e["event"] not in ("first seen", "appeared"))
+
+
+def _events(events: list[dict[str, Any]], oldest: str, indent: str = "") -> None:
     for event in events:
         moved = f" (from {event['previous']})" if event["previous"] and event["number"] else ""
         gone = f" ({event['previous']} is gone)" if event["number"] is None else ""
-        echo(f"{event['edition']}  {event['event']:14} {event['number'] or ''}{moved}{gone}")
+        if event["event"] == "first seen":
+            # The oldest loaded edition has it: when it appeared is older than the library.
+            note = " (in the oldest loaded edition: it appeared before it)"
+            echo(f"{indent}{event['edition']}  first seen     {event['number']}{note}")
+            continue
+        echo(
+            f"{indent}{event['edition']}  {event['event']:14} {event['number'] or ''}{moved}{gone}"
+        )
         if event["diff"] and event["event"] != "removed":
-            click.echo(f"    {colour_diff(event['diff'])}")
+            click.echo(f"{indent}    {colour_diff(event['diff'])}")
 
 
 def _own_key(key: str, as_json: bool) -> None:

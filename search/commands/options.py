@@ -9,7 +9,8 @@ from typing import Any, TypeVar
 import click
 
 from corpus.dates import EDITION_FORMS, typed_edition
-from corpus.languages import UnknownLanguageError, validate_languages
+from corpus.documents import DOCUMENTS
+from corpus.languages import SHOWN_ORDER, UnknownLanguageError, validate_languages
 from corpus.records import KINDS
 from search import payloads, render
 from search.results import Filters
@@ -73,6 +74,18 @@ class EditionDate(click.ParamType):
 EDITION = EditionDate()
 
 
+def doc_option(func: F) -> F:
+    """--doc: which documents (corpus/documents.py) a search or lookup reads."""
+    return click.option(
+        "--doc",
+        "docs",
+        multiple=True,
+        callback=_choices(tuple(DOCUMENTS)),
+        metavar="DOC[,DOC]",
+        help="Only these documents: cr, mtr, ipg, jar (default: all).",
+    )(func)
+
+
 def result_options(func: F) -> F:
     """--lang, --show, --kind, --edition: which records a search or lookup returns and shows."""
     func = click.option(
@@ -86,6 +99,7 @@ def result_options(func: F) -> F:
         is_flag=True,
         help="Rank on the English text of every loaded edition, not only the newest.",
     )(func)
+    func = doc_option(func)
     func = click.option(
         "--kind",
         "kinds",
@@ -102,7 +116,7 @@ def result_options(func: F) -> F:
         metavar="LANG[,LANG]",
         help="Which language columns to print (default: all).",
     )(func)
-    return lang_option("Only search and show these languages (it, fr, es, en).")(func)
+    return lang_option(f"Only search and show these languages ({', '.join(SHOWN_ORDER)}).")(func)
 
 
 def filters_from(options: dict[str, Any]):
@@ -112,6 +126,7 @@ def filters_from(options: dict[str, Any]):
         kinds=tuple(options.get("kinds") or ()),
         edition=options.get("edition"),
         all_editions=bool(options.get("all_editions")),
+        docs=tuple(options.get("docs") or ()),
     )
     return filters, tuple(options.get("show") or ())
 

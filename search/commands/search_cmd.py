@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from search import payloads
+from corpus.paths import home
+from search import meaning, payloads
 from search.commands.options import (
     filters_from,
     json_option,
@@ -12,7 +13,7 @@ from search.commands.options import (
     result_options,
     show_results,
 )
-from search.query import QueryError, validate
+from search.query import QueryError, as_number, validate
 from search.safe_text import echo, echo_json
 from search.session import open_engine
 
@@ -34,6 +35,8 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     filters, show = filters_from(options)
     with open_engine() as engine, problems_as_errors():
         payload, results, matched = payloads.search(engine, text, filters, limit, show)
+        if not as_number(text) and meaning.preparing(engine.folder, home()):
+            echo(meaning.PREPARING, err=True)  # the vectors come after the lexical index
     if "missing" in payload and not as_json:
         missing = ", ".join(payload["missing"]) or "none"
         echo(

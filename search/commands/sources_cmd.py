@@ -6,6 +6,7 @@ from collections import Counter
 
 import click
 
+from corpus.documents import DOCUMENTS
 from corpus.paths import home
 from search import payloads
 from search.commands.options import json_option
@@ -17,7 +18,8 @@ from search.safe_text import echo, echo_json
 @click.option(
     "--dropped/--no-dropped",
     default=None,
-    help="List every dropped line (default: for documents with at most 20).",
+    help="List every dropped line, or none (default: each line for documents with at most 20 "
+    "dropped lines; the counts by reason always).",
 )
 def command(as_json: bool, dropped: bool | None) -> None:
     """List the documents in the library and what was made of them."""
@@ -33,6 +35,8 @@ def command(as_json: bool, dropped: bool | None) -> None:
             f"{summary['source']}  lang={summary['lang']}  edition={edition}"
             f"  format={summary['format']}"
         )
+        if summary.get("document", "cr") != "cr":
+            echo(f"  document: {summary['document']} ({DOCUMENTS[summary['document']]})")
         echo(f"  records: {summary['records']} ({counts})")
         echo(f"  layout: {summary['format_reason']}")
         reasons = Counter(line["reason"] for line in summary["dropped"])
@@ -49,8 +53,12 @@ def command(as_json: bool, dropped: bool | None) -> None:
                 echo(f"    line {line['line']}: {line['reason']}: {line['text'][:70]}")
         for warning in summary["warnings"]:
             echo(f"  warning: {warning}")
-        for fact in ("encoding", "format"):
-            if fact in summary["metadata"]:
-                echo(f"  {fact}: {summary['metadata'][fact]}")
+        metadata = summary["metadata"]
+        echo(f"  sha256: {summary['sha256']}" if summary["sha256"] else "  sha256: (embedded)")
+        pdf = metadata.get("format") == "PDF"
+        echo(f"  encoding: {metadata.get('encoding') or ('PDF text' if pdf else 'unknown')}")
+        for fact in ("catalogue", "revised"):  # a PO catalogue's entries and revision date
+            if fact in metadata:
+                echo(f"  {fact}: {metadata[fact]}")
     for failure in payload["failures"]:
         echo(f"error: {failure}", err=True)

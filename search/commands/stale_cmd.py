@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from search import payloads
@@ -12,7 +14,7 @@ from search.session import library_records
 
 
 @click.command("stale")
-@lang_option("The translations' languages (it, fr, es), a comma list.")
+@lang_option("The translations' languages, a comma list.")
 @json_option
 def command(langs: tuple[str, ...], as_json: bool) -> None:
     """List the translated rules whose English counterpart changed after the English edition
@@ -29,11 +31,28 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
         count = sum(1 for item in found if item["lang"] == lang)
         echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
     for item in found:
-        edition = item["edition"] or "undated"
-        number, key = item["number"], item["key"]
-        label = number if number == key else f"{number} (aligned to {key})"
-        echo(
-            f"{item['lang']} {label} ({edition}, {item['source']}): English "
-            f"{item['english_from']} → {item['english_to']} {item['status']}"
-        )
-        click.echo(f"    {colour_diff(item['diff'])}")
+        echo(_line(item))
+        if item["diff"] and item["status"] != "moved":
+            click.echo(f"    {colour_diff(item['diff'])}")
+
+
+def _line(item: dict[str, Any]) -> str:
+    """`es 310.8 → 310.9 (moved; English text unchanged)`: where the English rule is now
+    and what happened to it, then the translation's edition and document."""
+    number, key, to = item["number"], item["key"], item["english_number"]
+    label = number if number == key else f"{number} (aligned to {key})"
+    status = item["status"]
+    if status == "removed":
+        where, what = label, f"removed from English {item['english_to']}"
+    elif status == "moved":
+        where, what = f"{label} → {to}", "moved; English text unchanged"
+    elif status == "moved+changed":
+        where, what = f"{label} → {to}", "moved and changed"
+    else:
+        where, what = label, "changed"
+    twice = f", printed {item['copies']} times" if item.get("copies", 1) > 1 else ""
+    edition = item["edition"] or "undated"
+    return (
+        f"{item['lang']} {where} ({what}{twice}; English {item['english_from']} → "
+        f"{item['english_to']}; {edition}, {item['source']})"
+    )

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
@@ -23,11 +24,14 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from corpus import paths
+from corpus.citations import citations as cited_in
 from corpus.dates import EDITION_FORMS, typed_edition
-from corpus.languages import UnknownLanguageError, validate_languages
+from corpus.documents import DOCUMENTS, doc_of_key
+from corpus.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
 from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
-from indexer.store import live_build
+from indexer.integrity import live_damage, records_mismatch
+from indexer.store import Current, live_build
 from search import payloads
 from search.engine import Engine
 from search.render import by_language, matched_spans
@@ -35,7 +39,7 @@ from search.results import Filters
 
 HERE = Path(__file__).parent
 MAX_LIMIT = 50
-LANG_NAMES = {"en": "English", "it": "Italiano", "fr": "Français", "es": "Español"}
+LANG_NAMES = {code: LANGUAGES[code].name for code in SHOWN_ORDER}
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -47,20 +51,105 @@ SECURITY_HEADERS = {
 }
 
 
+REQUEST_SECONDS = (
+    120.0  # a request's work in the library's thread before a 503: generous, as the first
+)
+# read of a full library's 76 MB hand-off file takes seconds, more on a busy machine
+
+
 class Library:
-    """The live build, opened once and reopened when a rebuild swaps it in."""
+    """The live build, opened once and reopened when a rebuild swaps it in. Every read runs
+    in the library's own thread (the engine's SQLite connection and Whoosh searcher belong to
+    one thread), never on the event loop; and every read is checked as the CLI checks it
+    (indexer.integrity): damage is answered 503 while a rebuild runs, never served."""
 
     def __init__(self, home: Path) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
         self.home = home
         self._lock = threading.Lock()
         self._engine: Any = None
         self._dir: str | None = None
         self._records: Any = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mtgrules-library")
+        self._rebuild: threading.Thread | None = None
+        self._rebuilt_for: str | None = None
+        self._rebuild_error: str | None = None
+
+    async def run(self, function: Callable[..., Any], *args: Any, engine: bool = True) -> Any:
+        """`function(*args)` in the library's thread, bounded in time; an exception that is
+        not a Problem is checked for damage there first. `engine=False`: work that does not
+        read the build (the sources' parses) runs in another thread, and waits for no search."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        thread = self._thread if engine else None
+        work = loop.run_in_executor(thread, partial(self._checked, function, *args))
+        try:
+            return await asyncio.wait_for(work, REQUEST_SECONDS)
+        except TimeoutError:
+            raise payloads.Problem(
+                f"the request took more than {REQUEST_SECONDS:.0f} s; ask a shorter question "
+                "or fewer rules",
+                503,
+            ) from None
+
+    def _checked(self, function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except payloads.Problem:
+            raise
+        except Exception:
+            current = live_build(self.home)
+            if current is None:
+                raise payloads.Problem("no index yet; run `mtgrules index` first", 503) from None
+            damaged = live_damage(self.home, current, full=True)
+            if damaged:
+                self._damaged(current, damaged)
+            raise  # the build is as written: a bug, to be seen (500), not rebuilt over
+
+    def _damaged(self, current: Current, damaged: list[str]) -> None:
+        """Start one rebuild of a damaged build (in the background) and say so (Problem)."""
+        with self._lock:
+            if self._engine is not None and self._dir == current.dir:
+                self._engine.close()
+                self._engine, self._dir, self._records = None, None, None
+            if self._rebuilt_for == current.dir and self._rebuild_error:
+                raise payloads.Problem(
+                    f"the index is damaged ({', '.join(damaged)}) and could not be rebuilt "
+                    f"({self._rebuild_error}); run `mtgrules index --rebuild`",
+                    503,
+                )
+            running = self._rebuild is not None and self._rebuild.is_alive()
+            if not running and self._rebuilt_for != current.dir:  # once per damaged build
+                self._rebuilt_for, self._rebuild_error = current.dir, None
+                self._rebuild = threading.Thread(target=self._rebuild_now, daemon=True)
+                self._rebuild.start()
+        raise payloads.Problem(
+            f"the index is damaged ({', '.join(damaged)}); it is being rebuilt, try again in "
+            "a minute",
+            503,
+        )
+
+    def _rebuild_now(self) -> None:
+        from indexer.build import build
+
+        try:
+            build(self.home, force=True)
+        except Exception as error:  # a read-only home, a full disk: said at the next request
+            self._rebuild_error = f"{type(error).__name__}: {error}"
+
+    async def with_engine(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(engine, *args)` in the library's thread (see `run`)."""
+        return await self.run(lambda: function(self.engine(), *args))
 
     def engine(self) -> Any:
         current = live_build(self.home)
         if current is None:
             raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
+        damaged = live_damage(self.home, current)  # sizes and times: as a command starts
+        if damaged:
+            self._damaged(current, damaged)
         with self._lock:
             if current.dir != self._dir:
                 if self._engine is not None:
@@ -71,13 +160,33 @@ class Library:
 
     def records(self) -> Any:
         """The hand-off records of the live build (read once per build: the translators'
-        pages need them all)."""
+        pages need them all), checked whole against what the build recorded."""
         self.engine()
         with self._lock:
-            if self._records is None:
-                with paths.records_file(self.home).open(encoding="utf-8") as lines:
-                    self._records = list(read_jsonl(lines))
-            return self._records
+            if self._records is not None:
+                return self._records
+        current = live_build(self.home)
+        try:
+            data: bytes | None = paths.records_file(self.home).read_bytes()
+        except OSError:
+            data = None
+        recorded = current.records_checksum if current else None
+        why = records_mismatch(data, list(recorded) if recorded else None)
+        if current is None:
+            raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
+        if data is None or why:
+            self._damaged(current, [why or "records.jsonl is missing"])
+        assert data is not None
+        records = list(read_jsonl(data.splitlines()))
+        with self._lock:
+            if self._dir == current.dir:
+                self._records = records
+        return records
+
+
+def _known(engine: Any, numbers: Any) -> set[str]:
+    """The rule numbers the library has (those a page links)."""
+    return {n for n in numbers if engine.versions.has_key(n)}
 
 
 def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
@@ -96,7 +205,13 @@ def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
             raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
     show = tuple(validate_languages([v for v in query.getlist("show") if v]))
     every = query.get("all_editions", "") in ("1", "true", "yes")
-    return Filters(langs=tuple(langs), kinds=kinds, edition=edition, all_editions=every), show
+    docs = tuple(d for raw in query.getlist("doc") for d in raw.split(",") if d)
+    if any(d not in DOCUMENTS for d in docs):
+        raise payloads.Problem(f"unknown doc; valid: {', '.join(DOCUMENTS)}", 400)
+    filters = Filters(
+        langs=tuple(langs), kinds=kinds, edition=edition, all_editions=every, docs=docs
+    )
+    return filters, show
 
 
 def _limit(request: Request, default: int = 5) -> int:
@@ -120,17 +235,12 @@ def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., 
     async def endpoint(request: Request) -> Response:
         library: Library = request.app.state.library
         try:
-            return JSONResponse(await _in_thread(handler, library, request))
+            engine = handler is not api_sources  # parses read no build: they wait for no search
+            return JSONResponse(await library.run(handler, library, request, engine=engine))
         except payloads.Problem as problem:
             return JSONResponse({"error": str(problem)}, status_code=problem.status)
 
     return endpoint
-
-
-async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
-    """Run a handler on the event loop's thread: the engine's SQLite connection and Whoosh
-    searcher belong to one thread, and a search takes a few milliseconds of CPU anyway."""
-    return partial(function, *args)()
 
 
 def api_search(library: Library, request: Request) -> dict[str, Any]:
@@ -176,7 +286,7 @@ def api_check(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_sources(library: Library, request: Request) -> dict[str, Any]:
-    return payloads.sources(library.home)
+    return payloads.sources(library.home, write=False)  # no route writes the parse cache
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -188,6 +298,8 @@ def _environment() -> Environment:
         autoescape=select_autoescape(("html",), default=True),
     )
     environment.filters["linked"] = linked
+    environment.filters["rule_href"] = rule_href
+    environment.globals["DOC_NAMES"] = DOCUMENTS
     environment.globals["LANG_NAMES"] = LANG_NAMES
     environment.globals["LOW_CONFIDENCE"] = LOW_CONFIDENCE
     return environment
@@ -199,7 +311,12 @@ def linked(
     """A record's text escaped, each cited rule a link (to a rule the library has), the words
     the query matched marked as the terminal marks them."""
     text = record.text
-    links = [(m.start(1), m.end(1), "link") for m in CITATION.finditer(text)]
+    judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
+    links = (
+        [(c.start, c.end, c.target) for c in judged]
+        if judged or record.key[:4] in ("MTR ", "IPG ", "JAR ")
+        else [(m.start(1), m.end(1), m[1]) for m in CITATION.finditer(text)]
+    )
     marks = [
         (start, end, "mark")
         for start, end in matched_spans(text, record.lang, matched or set())
@@ -214,13 +331,21 @@ def linked(
         piece = text[start:end]
         if kind == "mark":
             pieces.append(Markup("<mark>{}</mark>").format(piece))
-        elif known is None or piece in known:
-            pieces.append(Markup('<a href="/rule/{0}">{0}</a>').format(piece))
+        elif known is None or kind in known:
+            pieces.append(Markup('<a href="{0}">{1}</a>').format(rule_href(kind), piece))
         else:
             pieces.append(escape(piece))
         position = end
     pieces.append(escape(text[position:]))
     return Markup("").join(pieces)
+
+
+def rule_href(key: str) -> str:
+    """A rule's page, or a judge document's part's: /rule/704.5j, /doc/mtr/2.3."""
+    doc = doc_of_key(key)
+    if doc == "cr":
+        return f"/rule/{quote(key, safe='')}"
+    return f"/doc/{doc}/{quote(key[4:], safe='')}"
 
 
 TEMPLATES: list[Environment] = []  # made at the first page
@@ -238,26 +363,30 @@ async def home_page(request: Request) -> Response:
     q = request.query_params.get("q", "").strip()
     context: dict[str, Any] = {"q": q, "langs": request.query_params.getlist("lang")}
     context["kinds"] = request.query_params.getlist("kind")
+    context["docs"] = request.query_params.getlist("doc")
     if not q:
         return page("search.html", title="mtgrules — the rules side by side", results=[], **context)
     try:
         filters, show = _filters(request)
-        payload, results, matched = await _in_thread(
-            payloads.search, library.engine(), q, filters, _limit(request, 10), show
+        payload, results, matched = await library.with_engine(
+            payloads.search, q, filters, _limit(request, 10), show
         )
+        cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
+        cited |= {
+            c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)
+        }
+        known = await library.with_engine(_known, cited)
     except payloads.Problem as problem:
         return page(
             "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
             results=[], **context,
         )  # fmt: skip
-    engine = library.engine()
-    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
     return page(
         "search.html",
         title=f"{q} — mtgrules",
         results=[(r, by_language(r, show)) for r in results],
         matched=matched,
-        known={n for n in cited if engine.versions.has_key(n)},
+        known=known,
         suggestions=payload.get("suggestions", []),
         partial="missing" in payload,
         missing=payload.get("missing", []),
@@ -266,19 +395,28 @@ async def home_page(request: Request) -> Response:
 
 
 async def rule_page(request: Request) -> Response:
+    return await _rule_page(request, request.path_params["rule"])
+
+
+async def doc_page(request: Request) -> Response:
+    """/doc/mtr/2.3: a part of a judge document, on the rule page (the penalty, the edition,
+    the citations as links)."""
+    doc, part = request.path_params["doc"], request.path_params["part"]
+    return await _rule_page(request, f"{doc.upper()} {part}")
+
+
+async def _rule_page(request: Request, rule: str) -> Response:
     from corpus.editions import word_diff
 
     library: Library = request.app.state.library
-    rule = request.path_params["rule"]
     try:
         filters, show = _filters(request)
-        payload, results = await _in_thread(payloads.show, library.engine(), rule, filters, show)
+        payload, results = await library.with_engine(payloads.show, rule, filters, show)
+        known = await library.with_engine(_known, payload["refers_to"])
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=f"{rule} — mtgrules",
                     error=str(problem))  # fmt: skip
-    engine = library.engine()
-    cited = {n for n in payload["refers_to"]}
-    known = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
+    known |= {r.key for r in results}
     stale = {}
     for result in results:
         english = [r for r in result.records if r.lang == "en" and r.kind == "rule"]
@@ -303,7 +441,7 @@ async def term_page(request: Request) -> Response:
     library: Library = request.app.state.library
     term = request.path_params["term"]
     try:
-        payload = await _in_thread(payloads.term, library.engine(), term)
+        payload = await library.with_engine(payloads.term, term)
     except payloads.Problem as problem:
         return page(
             "error.html", status=problem.status, title="term — mtgrules", error=str(problem)
@@ -317,7 +455,7 @@ async def diff_page(request: Request) -> Response:
     query = request.query_params
     title = f"diff {query.get('from', '')} → {query.get('to', '')} — mtgrules"
     try:
-        payload = await _in_thread(api_diff, library, request)
+        payload = await library.run(api_diff, library, request)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=title, error=str(problem))
     return page(
@@ -329,7 +467,7 @@ async def history_page(request: Request) -> Response:
     library: Library = request.app.state.library
     rule = request.path_params["rule"]
     try:
-        payload = await _in_thread(api_history, library, request)
+        payload = await library.run(api_history, library, request)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=f"history {rule} — mtgrules",
                     error=str(problem))  # fmt: skip
@@ -337,7 +475,12 @@ async def history_page(request: Request) -> Response:
 
 
 async def sources_page(request: Request) -> Response:
-    payload = await _in_thread(payloads.sources)
+    library: Library = request.app.state.library
+    try:
+        payload = await library.run(api_sources, library, request, engine=False)
+    except payloads.Problem as problem:
+        return page("error.html", status=problem.status, title="sources — mtgrules",
+                    error=str(problem))  # fmt: skip
     return page("sources.html", title="sources — mtgrules", payload=payload)
 
 
@@ -352,6 +495,7 @@ def create_app(home: Path) -> Starlette:
     routes = [
         Route("/", home_page),
         Route("/rule/{rule:str}", rule_page),
+        Route("/doc/{doc:str}/{part:str}", doc_page),
         Route("/history/{rule:str}", history_page),
         Route("/term/{term:str}", term_page),
         Route("/diff", diff_page),

@@ -1,0 +1,131 @@
+"""Retrieval by meaning: the texts a default search shows, nearest to a query in the
+multilingual encoder's space (indexer/encoder.py, indexer/vectors.py). Exact cosine, one
+matrix-vector product over the build's vectors (some ten thousand of 512 floats: a few
+milliseconds), so no approximate-nearest-neighbour library.
+
+The API for the ranking:
+
+    meaning = open_meaning(folder, home)   # Meaning, or None while there are no vectors
+    if meaning is None and preparing(folder, home): ...   # say PREPARING on stderr
+    hits = meaning.nearest(text, limit=50, langs={"it", "en"}, keys_allowed=None)
+    # -> [DenseHit(docnum, vid, key, lang, score)], best first, score = cosine in [-1, 1]
+
+`open_meaning` imports no numpy and reads only the rows file; the vectors are memory-mapped
+and the encoder loaded on the first `nearest`, once per process (serve keeps it loaded: a
+second build's Meaning reuses it). Thread-safe."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Collection
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from corpus.paths import MEANING_VECTORS
+
+if TYPE_CHECKING:
+    from indexer.vectors import Row
+
+PREPARING = "note: meaning-based ranking is being prepared; answering by words meanwhile"
+
+
+@dataclass(frozen=True)
+class DenseHit:
+    docnum: int  # the Whoosh document number in this build
+    vid: str  # the version id (the side store's and Whoosh's `vid`)
+    key: str  # the record's key, as indexed (group with corpus.mechanics.result_key)
+    lang: str
+    score: float  # cosine similarity to the query
+
+
+class Meaning:
+    """A build's vectors and the encoder."""
+
+    def __init__(self, folder: Path, rows: list[Row], home: Path | None = None) -> None:
+        self.folder = folder
+        self.rows = rows
+        self.home = home  # where the encoder's cache is
+        self._lock = threading.Lock()
+
+    @cached_property
+    def _vectors(self) -> Any:
+        import numpy as np
+
+        return np.load(self.folder / MEANING_VECTORS, mmap_mode="r", allow_pickle=False)
+
+    @cached_property
+    def _columns(self) -> tuple[Any, Any]:
+        """Each row's language and key, as arrays to filter on."""
+        import numpy as np
+
+        return (
+            np.array([r.lang for r in self.rows]),
+            np.array([r.key for r in self.rows], dtype=object),
+        )
+
+    def encoder(self) -> Any:
+        from indexer.encoder import load
+
+        return load(self.home)
+
+    def nearest(
+        self,
+        text: str,
+        *,
+        limit: int = 50,
+        langs: Collection[str] | None = None,
+        keys_allowed: Collection[str] | None = None,
+    ) -> list[DenseHit]:
+        """The `limit` rows most similar to `text`, best first; only rows of `langs` and with a
+        key in `keys_allowed` when given."""
+        import numpy as np
+
+        query = self.encoder().embed_query(text)
+        with self._lock:  # the first call maps the vectors and builds the columns
+            vectors = self._vectors
+            lang_column, key_column = self._columns
+        scores = vectors @ query
+        if langs is not None or keys_allowed is not None:
+            keep = np.ones(len(self.rows), dtype=bool)
+            if langs is not None:
+                keep &= np.isin(lang_column, list(langs))
+            if keys_allowed is not None:
+                allowed = set(keys_allowed)
+                keep &= np.fromiter((k in allowed for k in key_column), bool, len(self.rows))
+            scores = np.where(keep, scores, -np.inf)
+        count = min(limit, int(np.isfinite(scores).sum()))
+        if count <= 0:
+            return []
+        top = np.argpartition(-scores, count - 1)[:count]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [
+            DenseHit(row.docnum, row.vid, row.key, row.lang, float(scores[i]))
+            for i in top
+            for row in (self.rows[i],)
+        ]
+
+
+def open_meaning(folder: Path, home: Path | None = None) -> Meaning | None:
+    """The build's Meaning, or None while its vectors are not there (being prepared, or
+    MTGRULES_MEANING=off: tell them apart with `preparing`)."""
+    from indexer.vectors import read_rows
+
+    rows = read_rows(folder)
+    return Meaning(folder, rows, home) if rows is not None else None
+
+
+def preparing(folder: Path, home: Path | None = None) -> bool:
+    """Whether the vectors are missing but wanted (then say PREPARING on stderr). With `home`:
+    when no embedder is at work, one is started, so a killed one is replaced by the next
+    search. Reads only the small marker file."""
+    from indexer.vectors import mode, ready, running, start
+
+    if mode() == "off" or ready(folder):
+        return False
+    if home is not None and not running(home):
+        with contextlib.suppress(OSError):  # a home we cannot write: words only, still said
+            start(home)
+    return True

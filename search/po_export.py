@@ -1,0 +1,194 @@
+"""A translation as a gettext PO catalogue for CAT tools and translation platforms (Crowdin,
+Weblate, Poedit, OmegaT), against today's English.
+
+One entry per line of the newest English edition, in the CR's order, as the CR prints it
+("100.1. These Magic rules…", "Example: …", a glossary headword, then its definition): the
+msgid is that line, the msgctxt its key, the msgstr the translation of it (under today's
+number when the rule moved), or empty. An entry whose English changed after the edition the
+translation follows is `#, fuzzy`, with the English it was translated from as the previous
+msgid (`#|`), which Poedit and Weblate show as a diff. What `add` reads back
+(corpus/layouts/gettext.py): the structure from the msgids, the text from the msgstrs."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib.metadata import version
+
+from corpus.editions import by_edition, compare, typography_folded
+from corpus.following import followed
+from corpus.languages import LANGUAGES
+from corpus.records import Record
+
+
+@dataclass(frozen=True)
+class Translated:
+    record: Record
+    english: Record | None  # the English it was translated from (the edition it follows)
+    copy: int = 1
+    copies: int = 1
+
+
+def cr_line(record: Record, number: str | None = None, text: str | None = None) -> str:
+    """A rule as the CR prints it: "100.1. Text", "100.1a Text", "100. General"."""
+    number = number or record.number
+    text = record.text if text is None else text
+    if not number or record.kind != "rule":
+        return text
+    return f"{number} {text}" if number[-1].isalpha() else f"{number}. {text}"
+
+
+def catalogue(records: Sequence[Record], lang: str) -> str:
+    """The PO catalogue of one language's translation against the newest English edition."""
+    import polib
+
+    english = by_edition(records, "en")
+    if not english:
+        raise ValueError("no English edition in the library; add one with `mtgrules add`")
+    newest = max(english)
+    today = english[newest]
+    found = _translations(records, lang, english, newest)
+    po = polib.POFile(wrapwidth=0)
+    po.metadata = {
+        "Project-Id-Version": f"Magic: The Gathering Comprehensive Rules {newest}",
+        "Report-Msgid-Bugs-To": "https://magic.wizards.com/rules",
+        "POT-Creation-Date": f"{newest} 00:00+0000",
+        "PO-Revision-Date": f"{newest} 00:00+0000",
+        "Last-Translator": "mtgrules export",
+        "Language-Team": LANGUAGES[lang].name,
+        "Language": lang,
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": "nplurals=2; plural=(n != 1);",
+        "X-Generator": f"mtgrules {version('mtgrules')}",
+    }
+    ordinals: Counter[tuple[str, str]] = Counter()
+    glossary_started = False
+    for record in sorted(today, key=lambda r: r.seq):
+        if record.kind not in ("rule", "example", "note", "glossary"):
+            continue
+        ordinal = ordinals[record.key, record.kind]
+        ordinals[record.key, record.kind] += 1
+        if record.kind == "glossary" and not glossary_started:
+            glossary_started = True
+            po.append(polib.POEntry(msgctxt="heading: glossary", msgid="Glossary", msgstr=""))
+        mine = found.get((record.key, record.kind, ordinal), [])
+        if record.kind == "glossary":
+            _glossary_entries(po, record, mine[0] if mine else None)
+            continue
+        items: list[Translated | None] = list(mine) or [None]
+        for item in items:
+            po.append(_entry(record, ordinal, item))
+    return po.__unicode__()
+
+
+def _entry(english: Record, ordinal: int, item: Translated | None):  # -> polib.POEntry
+    import polib
+
+    context = (
+        english.key if english.kind == "rule" else f"{english.key} {english.kind} {ordinal + 1}"
+    )
+    if item is not None and item.copies > 1:
+        context += f" (copy {item.copy} of {item.copies})"
+    entry = polib.POEntry(msgctxt=context, msgid=cr_line(english), msgstr="")
+    if item is None:
+        return entry
+    record = item.record
+    entry.msgstr = cr_line(english, text=record.text) if english.kind == "rule" else record.text
+    entry.comment = _comment(record, item)
+    if item.english is None or _differs(item.english, english):
+        entry.flags.append("fuzzy")
+        if item.english is not None:
+            entry.previous_msgid = cr_line(item.english)
+    return entry
+
+
+def _glossary_entries(po, english: Record, item: Translated | None) -> None:  # po: polib.POFile
+    """A glossary entry is two lines of the CR: its headword, then its definition."""
+    import polib
+
+    headword = polib.POEntry(msgctxt=f"glossary {english.key}", msgid=english.title or english.key)
+    definition = polib.POEntry(msgctxt=f"glossary {english.key} definition", msgid=english.text)
+    if item is not None:
+        headword.msgstr = item.record.title or ""
+        definition.msgstr = item.record.text
+        definition.comment = _comment(item.record, item)
+        if item.english is None or _differs(item.english, english):
+            definition.flags.append("fuzzy")
+            if item.english is not None:
+                definition.previous_msgid = item.english.text
+    po.append(headword)
+    po.append(definition)
+
+
+def _comment(record: Record, item: Translated) -> str:
+    number = f" {record.number}" if record.number else ""
+    follows = f", follows English {record.follows}" if record.follows else ""
+    edition = record.edition or "undated"
+    twice = f"; printed {item.copies} times" if item.copies > 1 else ""
+    return f"{record.lang}{number} of {record.source} ({edition}{follows}){twice}"
+
+
+def _differs(old: Record, new: Record) -> bool:
+    return typography_folded(old.text) != typography_folded(new.text) or (
+        (old.title or "") != (new.title or "") and old.kind == "glossary"
+    )
+
+
+def _translations(
+    records: Sequence[Record], lang: str, english: dict[str, list[Record]], newest: str
+) -> dict[tuple[str, str, int], list[Translated]]:
+    """(today's key, kind, ordinal) -> the translations of that English line, with the English
+    each was made from. A rule renumbered since is found under its new number; its examples
+    move with it."""
+    editions = sorted(english)
+    by_source: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        if record.lang == lang:
+            by_source[record.source].append(record)
+    found: dict[tuple[str, str, int], list[Translated]] = defaultdict(list)
+    # Documents following newer editions first: their translation of a line wins.
+    ordered = sorted(
+        by_source.values(), key=lambda rs: followed(editions, rs[0]) or "", reverse=True
+    )
+    for group in ordered:
+        start = followed(editions, group[0]) or editions[0]
+        then = _lines(english[start])
+        moved: dict[str, str | None] = {}
+        if start != newest:
+            for change in compare(english[start], english[newest], ignore_typography=True):
+                if change.old is not None and change.old.number:
+                    moved[change.old.number] = change.new.number if change.new else None
+        seen: Counter[tuple[str, str]] = Counter()
+        copies = Counter((r.key, r.kind) for r in group if r.kind in ("rule", "glossary"))
+        for record in sorted(group, key=lambda r: r.seq):
+            ordinal = seen[record.key, record.kind]
+            seen[record.key, record.kind] += 1
+            # Where the rule went is looked up by its own number in the edition it follows (an
+            # example by its rule's), so it holds whether keys are that edition's numbers or
+            # already today's (the rule-identity chain); an example moves with its rule.
+            own = record.number if record.kind == "rule" else record.parent
+            key = record.key if record.kind == "glossary" else moved.get(own or "", record.key)
+            if key is None:
+                continue  # English removed the rule: nothing of today's English to translate
+            count = copies.get((record.key, record.kind), 1)
+            place = (key, record.kind, 0 if count > 1 else ordinal)
+            if found[place] and found[place][0].record.source != record.source:
+                continue  # a newer document already translates this line
+            origin = then.get((record.key, record.kind, 0 if count > 1 else ordinal))
+            if record.original is not None:  # a catalogue says which English it translated
+                origin = (origin or record).but(text=record.original)
+            found[place].append(Translated(record, origin, len(found[place]) + 1, count))
+    return found
+
+
+def _lines(records: Sequence[Record]) -> dict[tuple[str, str, int], Record]:
+    seen: Counter[tuple[str, str]] = Counter()
+    out = {}
+    for record in sorted(records, key=lambda r: r.seq):
+        ordinal = seen[record.key, record.kind]
+        seen[record.key, record.kind] += 1
+        out[record.key, record.kind, ordinal] = record
+    return out

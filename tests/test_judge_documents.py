@@ -1,0 +1,331 @@
+"""The judges' documents (issue 25): the MTR, IPG and JAR read from their real pdftohtml HTML
+and as PDFs, keyed in their own namespaces, shown, searched, compared and cited."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from corpus.citations import cited_keys
+from corpus.documents import doc_of_key, written_key
+from corpus.ingest import ingest_bytes
+from corpus.layouts import Context, infraction_guide, judging_at_regular, tournament_rules
+from corpus.records import Document
+from search.cli import cli
+from tests.pdf_maker import text_pdf
+
+pytestmark = pytest.mark.shared_data
+
+PENALTIES = {
+    "2.1": "No Penalty", "2.2": "Warning", "2.3": "Warning", "2.4": "Warning",
+    "2.5": "Warning", "2.6": "Warning", "3.1": "Game Loss", "3.2": "Match Loss",
+    "3.3": "Warning", "3.4": "Game Loss", "3.5": "Warning", "3.6": "Warning", "3.7": "Warning",
+    "3.8": "Warning", "3.9": "Warning", "4.1": "Warning", "4.2": "Match Loss",
+    "4.3": "Match Loss", "4.4": "Match Loss", "4.5": "Disqualification",
+    "4.6": "Disqualification", "4.7": "Disqualification", "4.8": "Disqualification",
+}  # fmt: skip
+CHROME = re.compile(r"MTG_\w+-html\.html|^\d{1,3}$|\.{6,}")
+
+
+def judge(shared_data: Path, name: str) -> Document:
+    path = shared_data / "judge" / f"{name}.html"
+    return ingest_bytes(path.read_bytes(), path.name)
+
+
+def sections(document: Document) -> dict[str, str]:
+    return {r.key: r.title or "" for r in document.records if r.parent is None}
+
+
+def test_mtr_sections_are_its_chapters_sections_and_appendices(shared_data: Path) -> None:
+    """The MTR 2025-11-10: introduction, 10 chapters, 87 sections, appendices B to F."""
+    document = judge(shared_data, "MTR-20251110")
+    found = sections(document)
+    assert document.layout == "tournament-rules" and document.edition == "2025-11-10"
+    assert sum(1 for k in found if re.fullmatch(r"MTR \d+", k)) == 10
+    assert sum(1 for k in found if re.fullmatch(r"MTR \d+\.\d+", k)) == 87
+    assert [k for k in found if "appendix" in k] == [f"MTR appendix-{c}" for c in "bcdef"]
+    assert found["MTR 2.3"] == "Pregame Procedures"
+    assert found["MTR 3.13"] == "Hidden Information"
+    assert found["MTR 10.4"] == "Pairing Algorithm"
+    assert found["MTR introduction"] == "Introduction"
+    # "3. Players present their decks …" is a step of 2.3, not chapter 3.
+    assert "3. Players present their decks" in next(
+        r.text for r in document.records if r.key == "MTR 2.3"
+    )
+
+
+def test_ipg_infractions_have_their_penalties(shared_data: Path) -> None:
+    """Every IPG infraction carries the penalty printed on its heading's line."""
+    for name in ("IPG-20240923", "IPG-20231113"):
+        document = judge(shared_data, name)
+        assert document.layout == "infraction-procedure-guide"
+        penalties = {r.key: r.penalty for r in document.records if r.penalty}
+        assert penalties == {f"IPG {n}": p for n, p in PENALTIES.items()}
+    found = sections(judge(shared_data, "IPG-20240923"))
+    assert found["IPG 2.1"] == "Game Play Error — Missed Trigger"
+    assert found["IPG 4.8"] == "Unsporting Conduct — Cheating"
+    assert found["IPG 1.1"] == "Definition of Penalties"
+
+
+def test_ipg_parts_are_records_of_their_infraction(shared_data: Path) -> None:
+    """Definition in the section's text; Examples, Philosophy, Additional Remedy, Upgrade as
+    records of the same key."""
+    records = [r for r in judge(shared_data, "IPG-20240923").records if r.key == "IPG 2.1"]
+    assert records[0].text.startswith("2.1 Game Play Error — Missed Trigger Definition:")
+    starts = [r.text.split(":")[0] for r in records[1:]]
+    assert starts == ["Examples", "Philosophy", "Additional Remedy", "Upgrade"]
+    assert [r.kind for r in records[1:]] == ["example", "note", "note", "note"]
+
+
+def test_jar_parts_have_stable_keys(shared_data: Path) -> None:
+    """The JAR's headed parts and its common issues, each keyed by its heading."""
+    document = judge(shared_data, "JAR-20240923")
+    assert document.layout == "judging-at-regular" and document.edition == "2024-09-23"
+    assert list(sections(document)) == [
+        "JAR introduction",
+        "JAR common-issues",
+        "JAR a-player-forgets-a-triggered-ability",
+        "JAR a-player-sees-a-card-in-a-library",
+        "JAR a-player-accidentally-draws-more-cards-or-has",
+        "JAR a-player-makes-an-in-game-error-not",
+        "JAR a-player-has-illegal-insufficient-or-another-player",
+        "JAR general-unwanted-behaviors",
+        "JAR serious-problems",
+        "JAR resources",
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["MTR-20251110", "MTR-20241216", "MTR-20240923", "IPG-20240923", "IPG-20231113"]
+)
+def test_no_page_chrome_in_any_record(shared_data: Path, name: str) -> None:
+    """Running titles, page numbers, contents and changelog lines are dropped with reasons."""
+    document = judge(shared_data, name)
+    for record in document.records:
+        assert not CHROME.search(record.text), (record.key, record.text[:80])
+        assert "Changes From Previous Versions".lower() not in record.text.lower()
+    reasons = {d.reason for d in document.dropped}
+    assert {"boilerplate: page number", "table of contents"} <= reasons
+    assert "changelog: changes from previous versions" in reasons
+    assert not any(r.text.startswith("Appendix: Upcoming") for r in document.records)
+
+
+def test_keys_never_collide_with_cr_numbers() -> None:
+    """A judge document's part, however written, is in its own namespace."""
+    assert written_key("MTR 2.3") == written_key("mtr2.3") == written_key(" Mtr  2.3 ")
+    assert written_key("MTR 2.3") == "MTR 2.3"
+    assert written_key("ipg 3.1.") == "IPG 3.1"
+    assert written_key("MTR Appendix B") == "MTR appendix-b"
+    assert written_key("jar Serious Problems") == "JAR serious-problems"
+    assert written_key("205.4d") is None and written_key("mtrx 1") is None
+    assert doc_of_key("MTR 1") == "mtr" and doc_of_key("100.1") == "cr"
+
+
+def test_citations_name_their_documents() -> None:
+    """ "see section 4.4" in the MTR, "MTR section 4.3" in the IPG, "rule 704.5j" and "CR 704"."""
+    assert cited_keys("see section 4.4 and rule 704.5j, CR 704", "MTR 4.2") == [
+        "MTR 4.4",
+        "704.5j",
+        "704",
+    ]
+    assert cited_keys("rules (MTR section 4.3) and section 1.4", "IPG 2.1") == [
+        "MTR 4.3",
+        "IPG 1.4",
+    ]
+    assert cited_keys("section 4 of the Magic Tournament Rules", "IPG 3.7") == ["MTR 4"]
+
+
+def test_the_mtr_as_a_pdf_reads_as_the_html(shared_data: Path, tmp_path: Path) -> None:
+    """The same MTR printed as a PDF (running header, page numbers) gives the same sections."""
+    html = judge(shared_data, "MTR-20251110")
+    from corpus.ingest import extract
+
+    lines, aside, _ = extract((shared_data / "judge" / "MTR-20251110.html").read_bytes(), "x")
+    text = [line for n, line in enumerate(lines, 1) if n not in aside]
+    pages = [text[i : i + 50] for i in range(0, len(text), 50)]
+    pdf = text_pdf(tmp_path / "mtr.pdf", pages, "Magic: The Gathering Tournament Rules")
+    document = ingest_bytes(pdf.read_bytes(), "mtr.pdf")
+    assert document.layout == "tournament-rules" and document.edition == "2025-11-10"
+    assert list(sections(document)) == list(sections(html))
+    assert not any(r.text == "Magic: The Gathering Tournament Rules" for r in document.records)
+
+
+def test_the_ipg_as_a_pdf_keeps_its_right_aligned_penalties(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    """The IPG as a PDF, each infraction's penalty right-aligned on its heading's line: the
+    same sections and the same penalties as the HTML."""
+    from corpus.ingest import extract
+
+    path = shared_data / "judge" / "IPG-20240923.html"
+    html = ingest_bytes(path.read_bytes(), path.name)
+    lines, aside, _ = extract(path.read_bytes(), "x")
+    pattern = re.compile(r"^(\d\.\d\. .+ — .+?) (No Penalty|Warning|Game Loss|Match Loss|Disq\w+)$")
+    text = [pattern.sub("\\1\t\\2", line) for n, line in enumerate(lines, 1) if n not in aside]
+    assert sum("\t" in line for line in text) == len(PENALTIES)
+    pages = [text[i : i + 50] for i in range(0, len(text), 50)]
+    pdf = text_pdf(tmp_path / "ipg.pdf", pages, "Magic Infraction Procedure Guide")
+    document = ingest_bytes(pdf.read_bytes(), "ipg.pdf")
+    assert document.layout == "infraction-procedure-guide"
+    assert list(sections(document)) == list(sections(html))
+    assert {r.key: r.penalty for r in document.records if r.penalty} == {
+        f"IPG {n}": p for n, p in PENALTIES.items()
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(max_size=60), max_size=40))
+def test_judge_parsers_never_crash(lines: list[str]) -> None:
+    """Any lines, under any of the three titles: a parse, never an exception."""
+    for module, title in (
+        (tournament_rules, "MAGIC: THE GATHERING® TOURNAMENT RULES"),
+        (infraction_guide, "MAGIC INFRACTION PROCEDURE GUIDE"),
+        (judging_at_regular, "Judging at Regular Rules Enforcement Level (REL)"),
+    ):
+        document = [title, *lines]
+        module.score(document)
+        module.parse(Context("x", "en", None, document))
+
+
+@pytest.fixture(scope="module")
+def judge_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    home = tmp_path_factory.mktemp("judge")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        files = sorted(str(p) for p in (shared_data / "judge").glob("*.html"))
+        result = CliRunner().invoke(cli, ["add", *files])
+        assert result.exit_code == 0, result.output
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    return home
+
+
+def run(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
+    monkeypatch.setenv("MTGRULES_HOME", str(home))
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.mark.parametrize("written", ["MTR 2.3", "mtr2.3", "Mtr 2.3", "  mtr   2.3 ", "MTR 2.3."])
+def test_show_a_section_in_every_written_form(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch, written: str
+) -> None:
+    """show "MTR 2.3", mtr2.3, any case and spacing: the one section, its citations."""
+    payload = json.loads(run(judge_home, monkeypatch, "show", written, "--json"))
+    assert [r["key"] for r in payload["results"]] == ["MTR 2.3"]
+    assert payload["document"] == "mtr"
+    assert payload["refers_to"] == ["MTR 2.2", "103.4"]
+
+
+def test_show_an_infraction_with_its_penalty(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """show "IPG 3.1": the penalty in the JSON and in the terminal's heading."""
+    payload = json.loads(run(judge_home, monkeypatch, "show", "IPG 3.1", "--json"))
+    record = payload["results"][0]["records"][0]
+    assert record["penalty"] == "Game Loss" and record["title"] == "Tournament Error — Tardiness"
+    assert "IPG 3.1 — Tournament Error — Tardiness · penalty: Game Loss" in run(
+        judge_home, monkeypatch, "show", "ipg 3.1"
+    )
+    assert (
+        "MTR 4.3"
+        in json.loads(run(judge_home, monkeypatch, "show", "IPG 2.1", "--json"))["refers_to"]
+    )
+
+
+def test_search_by_document(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--doc keeps the results to the documents named; each result says its document."""
+    payload = json.loads(
+        run(judge_home, monkeypatch, "search", "tardiness", "--doc", "ipg", "--json")
+    )
+    assert payload["results"] and {r["document"] for r in payload["results"]} == {"ipg"}
+    assert payload["results"][0]["key"] == "IPG 3.1"
+    everywhere = json.loads(run(judge_home, monkeypatch, "search", "tardiness", "--json"))
+    assert {"ipg", "jar"} <= {r["document"] for r in everywhere["results"]}
+
+
+def test_diff_between_two_mtr_editions(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sections whose text changed between two editions, and none that did not."""
+    payload = json.loads(
+        run(
+            judge_home, monkeypatch,
+            "diff", "--doc", "mtr", "--from", "2024-12-16", "--to", "2025-11-10", "--json",
+        )
+    )  # fmt: skip
+    changed = [c["to"] for c in payload["changes"]]
+    assert {"MTR 3.7", "MTR 6.3", "MTR 6.4", "MTR 6.6", "MTR 6.7", "MTR appendix-d"} <= set(changed)
+    assert "MTR 1.1" not in changed and "MTR 3.10" not in changed
+    assert all(c["status"] == "changed" for c in payload["changes"])
+
+
+def test_history_of_an_mtr_section(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """history "MTR 3.7": first seen in 2024-09-23, changed in each later edition."""
+    payload = json.loads(run(judge_home, monkeypatch, "history", "MTR 3.7", "--json"))
+    assert [(e["edition"], e["event"]) for e in payload["history"]] == [
+        ("2024-09-23", "first seen"),
+        ("2024-12-16", "changed"),
+        ("2025-11-10", "changed"),
+    ]
+
+
+def test_sources_lists_the_documents(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """sources says which document each file is."""
+    payload = json.loads(run(judge_home, monkeypatch, "sources", "--json"))
+    kinds = {d["source"]: d["document"] for d in payload["documents"]}
+    assert kinds["MTR-20251110.html"] == "mtr" and kinds["IPG-20231113.html"] == "ipg"
+    assert kinds["JAR-20240923.html"] == "jar"
+
+
+def test_infraction_names_in_other_languages(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """term shows the IPG's infraction in Italian, French and Spanish, and leads to IPG 2.1."""
+    output = run(judge_home, monkeypatch, "term", "déclenchement oublié")
+    assert "innesco dimenticato" in output and "disparo olvidado" in output
+    assert "IPG 2.1" in output
+
+
+def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:
+    """/doc/ipg/2.1: the infraction with its penalty, its edition and its citations as links;
+    the search page has the document filter."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    page = client.get("/doc/ipg/2.1")
+    assert page.status_code == 200
+    assert "Infraction Procedure Guide IPG 2.1" in page.text
+    assert "penalty: No Penalty" in page.text and "2024-09-23" in page.text
+    assert '<a href="/doc/mtr/4.3">MTR section 4.3</a>' in page.text
+    assert client.get("/doc/mtr/2.3").text.count('href="/doc/mtr/2.2"') >= 1
+    search = client.get("/", params={"q": "tardiness", "doc": "ipg"})
+    assert 'name="doc" value="ipg" checked' in search.text
+    assert 'href="/doc/ipg/3.1"' in search.text
+
+
+def test_cr_lookups_unchanged_beside_the_judge_documents(
+    judge_home: Path, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """show 205.4 and 205 answer the same with the MTR, IPG and JAR loaded as without them."""
+    run(home, monkeypatch, "index")  # the seeds alone
+    for rule in ("205.4", "205", "205.4d."):
+        beside = json.loads(run(judge_home, monkeypatch, "show", rule, "--json"))
+        alone = json.loads(run(home, monkeypatch, "show", rule, "--json"))
+        assert beside == alone
+        assert {r["document"] for r in beside["results"]} == {"cr"}
+
+
+def test_ban_list_columns_read_one_at_a_time(shared_data: Path) -> None:
+    """The MTR's two-column ban lists are read a column at a time: each card its own item."""
+    legacy = next(r for r in judge(shared_data, "MTR-20251110").records if r.key == "MTR 6.6")
+    assert "• Memory Jar • Mental Misstep • Mind Twist • Mishra’s Workshop • Mox Emerald" in (
+        legacy.text
+    )
+    assert "(25 cards) • All cards that reference “playing for ante” (9 cards)" in legacy.text
