@@ -16,6 +16,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from whoosh import index
@@ -54,25 +55,50 @@ OWN_FILES = {TERMBASE, TERMBASE_READY, VOCABULARY, STATE, OUTDATED}
 OWN_FILES |= {MEANING_VECTORS, MEANING_ROWS, MEANING_READY}
 
 
+@dataclass(frozen=True)
+class Additions:
+    """Adding the new editions, decided: what to write, nothing of it written yet."""
+
+    live: Path  # the live build's folder
+    saved: BuildState  # the live build's state, as it was
+    old_records: bytes  # records.jsonl, as the live build wrote it
+    termbase: TermBase
+    english: dict[str, list[str]]  # edition -> its documents, the new ones included
+    new_english: list[Record]  # the new editions' records, with their terms
+    translated: list[Record]  # the translations, re-aligned where they follow a new edition
+    references: list[Record]
+    numbers: dict[str, frozenset[str]]
+    followed: dict[str, str]
+    added: list[Version]  # versions to index
+    changed: dict[str, Membership]  # known versions' new memberships
+
+
 def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
     """Carry out an "add-editions" plan: (new build folder, records, versions), or None when
     a full build is needed after all."""
+    additions = prepare_additions(plan)
+    return None if isinstance(additions, str) else write_additions(plan, additions)
+
+
+def prepare_additions(plan: Plan) -> Additions | str:
+    """Every decision of adding the plan's editions, with nothing written: what to write, or
+    why a full build is needed after all."""
     home, current, new_documents = plan.home, plan.current, plan.new_editions
     assert current is not None and new_documents
-    live = paths.index_root(home) / current["dir"]
+    live = paths.index_root(home) / current.dir
     saved = BuildState.load(live)
     if saved is None or not (live / SIDESTORE).exists():
-        return None  # a build of older code, or damaged: a full build replaces it
+        return "a build of older code, or damaged"  # a full build replaces it
     try:
         old_records = paths.records_file(home).read_bytes()
     except OSError:
-        return None
+        return "records.jsonl cannot be read"
     if not plan.live_verified and zlib.crc32(old_records) != saved.checksum:
-        return None  # records.jsonl is not the one the live build wrote
+        return "records.jsonl is not the one the live build wrote"
     new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
     if _numbering_moves(saved, numbers):
-        return None  # a translation now follows another edition by its numbering
+        return "a translation now follows another edition by its numbering"
     follows = followings(saved.translated_raw, numbers)
     followed = {source: f.edition for source, f in follows.items()}
     references = [
@@ -89,7 +115,7 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
         learning = _in_library_order(saved.translated_raw + references)
         termbase = TermBase.from_records(learning, follows, cache=paths.terms_cache(home))
         if termbase.to_json() != saved.termbase:
-            return None  # every record's terms could change
+            return "the term base changes"  # every record's terms could change
 
     english = dict(saved.english)
     for document in new_documents:
@@ -98,24 +124,44 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
     forced = overrides(paths.user_overrides(home))
     translated = _realigned(saved, english, new_english, termbase, numbers, forced)
     if translated is None:
-        return None
+        return "a translation would follow an edition by its numbering"
 
     merged = _merged_versions(sidestore.memberships(live), new_english)
     if merged is None:
-        return None
+        return "a new edition is older than a document it shares versions with"
     changed, added = merged
     old_translated = {v.vid for v in versions(saved.translated)}
     new_translated = {v.vid: v for v in versions(translated)}
     if old_translated - set(new_translated):
         # Whoosh counts deleted documents in its statistics until segments merge: a removed
         # version would leave scores a little different from a full build's.
-        return None
+        return "a translated version would be removed"
     added += [v for vid, v in new_translated.items() if vid not in old_translated]
     changed.update(
         {vid: (v.editions, v.sources) for vid, v in new_translated.items() if vid in old_translated}
     )
+    return Additions(
+        live,
+        saved,
+        old_records,
+        termbase,
+        english,
+        new_english,
+        translated,
+        references,
+        numbers,
+        followed,
+        added,
+        changed,
+    )
 
-    saved.vocabulary += vocabulary_counts(added)
+
+def write_additions(plan: Plan, work: Additions) -> tuple[Path, int, int]:
+    """Write what `prepare_additions` decided: a new build folder (the live one's Whoosh files
+    linked, the new versions added), records.jsonl, and CURRENT swapped to it."""
+    home, current, live, saved = plan.home, plan.current, work.live, work.saved
+    assert current is not None
+    saved.vocabulary += vocabulary_counts(work.added)
     folder: Path | None = None
     try:
         folder = Path(
@@ -123,36 +169,36 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
         )
         _link_index(live, folder)
         shutil.copy2(live / SIDESTORE, folder / SIDESTORE)
-        _write_whoosh(folder, added)
-        sidestore.update(folder, added, changed)
-        write_outdated(folder, sorted(english))
-        _rewrite_records(home, saved, old_records, new_english, translated)
-        records = int(current["records"]) + len(new_english)
+        _write_whoosh(folder, work.added)
+        sidestore.update(folder, work.added, work.changed)
+        write_outdated(folder, sorted(work.english))
+        _rewrite_records(home, saved, work.old_records, work.new_english, work.translated)
+        records = current.records + len(work.new_english)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
-        (folder / TERMBASE_READY).write_bytes(termbase.to_ready())
-        saved.translated = translated
-        saved.references = references
-        saved.english = english
-        saved.numbers = numbers
-        saved.followed = followed
+        (folder / TERMBASE_READY).write_bytes(work.termbase.to_ready())
+        saved.translated = work.translated
+        saved.references = work.references
+        saved.english = work.english
+        saved.numbers = work.numbers
+        saved.followed = work.followed
         saved.save(folder)
-        count = int(current["versions"]) + len(added)
+        count = current.versions + len(work.added)
         write_current(
             home,
-            {
-                **current,
-                "dir": folder.name,
-                "fingerprint": plan.fingerprint,
-                "files": plan.state,
-                "records": records,
-                "versions": count,
-                "english_editions": sorted(english),
-                "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            replace(
+                current,
+                dir=folder.name,
+                fingerprint=plan.fingerprint,
+                files=plan.state,
+                records=records,
+                versions=count,
+                english_editions=tuple(sorted(work.english)),
+                built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
-                "checksums": checksums(folder, live, current.get("checksums")),
-                "records_checksum": [paths.records_file(home).stat().st_size, saved.checksum],
-            },
+                checksums=checksums(folder, live, current.checksums),
+                records_checksum=(paths.records_file(home).stat().st_size, saved.checksum),
+            ),
         )
     except OSError as error:
         if folder is not None:

@@ -27,6 +27,7 @@ __all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
+    from indexer.store import Current
 
 ANSWERS_KEPT = 256  # searches an engine remembers
 LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
@@ -48,10 +49,9 @@ class Engine:
         self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
 
     @classmethod
-    def of_build(cls, home: Path, current: dict[str, Any]) -> Engine:
+    def of_build(cls, home: Path, current: Current) -> Engine:
         """The engine of the build `current` (a home's CURRENT) names."""
-        folder = paths.index_root(home) / current["dir"]
-        return cls(folder, current.get("english_editions", []), home)
+        return cls(paths.index_root(home) / current.dir, list(current.english_editions), home)
 
     @cached_property
     def searcher(self) -> Any:

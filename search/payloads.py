@@ -119,18 +119,24 @@ def _show_part(
 
 
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
-    """{"query", "concepts": [{"english", "terms", "rules"}]}."""
+    """{"query", "concepts": [{"english", "terms", "rules"}], "hidden"}: learned pairs below
+    the shown confidence (corpus.terms.SHOWN_CONFIDENCE) are left out and counted."""
     phrase = phrase.strip()
     if not phrase:
         raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
     concepts: dict[str, list[dict[str, Any]]] = {}
+    hidden = 0
     for found in engine.termbase.lookup(phrase):
+        if not found.shown:
+            hidden += 1
+            continue
         concepts.setdefault(found.english.lower(), []).append(
             {
                 "lang": found.lang,
                 "term": found.term,
                 "source": found.source,
                 "period": found.period,
+                "obsolete": found.obsolete,
                 "count": found.count or None,  # learned pairs: how often seen, how sure
                 "confidence": found.confidence,
             }
@@ -141,6 +147,7 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
             {"english": english, "terms": _unique(terms), "rules": engine.rules_using(english)}
             for english, terms in sorted(concepts.items())
         ],
+        "hidden": hidden,
     }
 
 
