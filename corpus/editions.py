@@ -120,13 +120,7 @@ def compare(
     `ignore_typography`, quotes, apostrophes, dashes and spaces of any form are one."""
     old, new = rules_of(old_records), rules_of(new_records)
     fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
-    pairs = _Pairing(old, new, fold)
-    for level in (0, 1, 2):
-        pairs.level(level)
-    # Last, a text that changed depth unchanged (903.11 became 903.11a when a rule was put
-    # before it): the same long text anywhere.
-    olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
-    pairs.pair_same_text(olds, news, lambda t: t, anywhere=False)
+    pairs = _paired(old, new, fold)
     found = (pairs.change(i, j) for i, j in pairs.matched.items())
     changes = [c for c in found if c is not None]
     changes += [
@@ -144,6 +138,29 @@ def compare(
         changes,
         key=lambda c: (c.sort_number, sort_key(c.old.number or "") if c.old else (0, 0, 0, "")),
     )
+
+
+def matches(old_records: Sequence[Record], new_records: Sequence[Record]) -> dict[str, str]:
+    """Old rule number -> the new number of the same rule, for every rule `compare` pairs
+    (unchanged ones too): what rule identity chains across editions (corpus/identity.py).
+    The pairing alone, without the diffs, which cost as much again."""
+    old, new = rules_of(old_records), rules_of(new_records)
+    pairs = _paired(old, new, lambda t: t)
+    found: dict[str, str] = {}
+    for i, j in pairs.matched.items():
+        found.setdefault(old[i].number or "", new[j].number or "")
+    return found
+
+
+def _paired(old: list[Record], new: list[Record], fold: Callable[[str], str]) -> _Pairing:
+    pairs = _Pairing(old, new, fold)
+    for level in (0, 1, 2):
+        pairs.level(level)
+    # Last, a text that changed depth unchanged (903.11 became 903.11a when a rule was put
+    # before it): the same long text anywhere.
+    olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
+    pairs.pair_same_text(olds, news, lambda t: t, anywhere=False)
+    return pairs
 
 
 class _Pairing:

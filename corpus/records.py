@@ -138,6 +138,9 @@ class StoredRecord(Record):
             out["title"] = self.title
         if len(self.editions) > 1:
             out["editions"] = list(self.editions)
+        if self.editions:
+            # The span of editions that carry this very text, as the terminal and web show it.
+            out["span"] = [self.editions[0], self.editions[-1]]
         return out
 
 

@@ -17,8 +17,10 @@ from pathlib import Path
 
 from corpus import library, paths
 from corpus.alignment import align_documents, overrides
+from corpus.editions import by_edition
 from corpus.enrichment import with_terms
 from corpus.following import edition_numbers, followings
+from corpus.identity import identity
 from corpus.paths import TERMBASE, TERMBASE_READY
 from corpus.records import Document
 from corpus.term_learning import learning_records, prepare
@@ -127,6 +129,8 @@ def _build_in_full(
                 english_concepts,
             )
         )
+        # Meanwhile too: which rule each English rule is, through every renumbering.
+        rules = identity(by_edition(raw, "en"))
         termbase = learned.result()
     references = [r for r in learning if r.lang == "en"]
     del learning, prepared
@@ -135,8 +139,10 @@ def _build_in_full(
     translated = iter(with_terms(translated_raw, termbase))
     enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
     del raw
-    records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
+    aligned = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
     del enriched
+    records = [rules.rekeyed(r) for r in aligned]
+    del aligned
     saved = BuildState(
         translated_raw=translated_raw,
         translated=[r for r in records if r.lang != "en"],
@@ -146,6 +152,7 @@ def _build_in_full(
         numbers=numbers,
         followed={source: f.edition for source, f in follows.items()},
         english_concepts=english_concepts,
+        identity=rules,
     )
     folder: Path | None = None
 
@@ -161,7 +168,7 @@ def _build_in_full(
         paths.index_root(home).mkdir(parents=True, exist_ok=True)
         prefix = f"build-{plan.fingerprint[:8]}-"
         folder = Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(home)))
-        unique = write_index(records, folder, progress, alongside)
+        unique = write_index(records, folder, progress, alongside, rules)
         write_outdated(folder, sorted(english))
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used

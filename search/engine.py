@@ -18,7 +18,7 @@ from corpus.numbers import RuleNumber, cited_numbers, sort_key
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from corpus.text import fold
 from corpus.words import plural
-from indexer.sidestore import Reader
+from indexer.sidestore import CurrentKeys, Reader
 from search.query import (
     OPERATORS,
     NumberQuery,
@@ -82,7 +82,9 @@ class Engine:
     def _columns(self) -> tuple[Any, Any]:
         """Each document's key and language, by document number."""
         reader = self.searcher.reader()
-        return reader.column_reader("key"), reader.column_reader("lang")
+        # Whoosh keeps each rule's origin; a renumbering renames the current key beside it.
+        keys = CurrentKeys(reader.column_reader("key"), self.versions.current_keys())
+        return keys, reader.column_reader("lang")
 
     def _definitions_lead_to_rules(self, best: dict[str, float]) -> None:
         """A glossary entry among the best hits puts the rule it sends to ("See rule 704.5j";

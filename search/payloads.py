@@ -14,7 +14,8 @@ from corpus import library
 from corpus.dates import resolve_edition, typed_edition
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, cited_numbers
+from corpus.numbers import RuleNumber
+from search import renumbering
 from search.query import QueryError, as_number
 
 if TYPE_CHECKING:
@@ -72,17 +73,24 @@ def show(
         filters = engine.with_edition(filters)
     except QueryError as error:
         raise Problem(str(error), 404) from None
-    results = engine.lookup(number, filters)
+    # A number of another edition is looked up under its rule's current key.
+    asked = renumbering.as_of(engine, number, filters.edition) if filters.edition else None
+    if asked is not None and asked.key is not None and asked.number == number:
+        results = renumbering.gone(engine, asked.key, filters)  # not in the newest edition
+    else:
+        results = engine.lookup(asked.number if asked else number, filters)
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
     keys = {r.key for r in results}
-    cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec.text)})
+    cites = renumbering.cited_keys(engine.versions, (rec for r in results for rec in r.records))
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],
         "refers_to": [n for n in cites if n not in keys],
-        "referred_by": engine.referring_to(number.number),
+        "referred_by": engine.referring_to(asked.key if asked and asked.key else number.number),
     }
+    if asked is not None and asked.note:
+        payload["note"] = asked.note
     return payload, results
 
 
