@@ -431,7 +431,8 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
         else:
             at = {c.old.number: c for c in changes if c.old}
         for record in records:
-            change = at.get(record.key)
+            # By number: as the edition it follows prints it (its key is today's number).
+            change = at.get(record.key if by_content else record.number or record.key)
             if change is not None:
                 found.append(Stale(record, start, newest, change))
     return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

@@ -50,16 +50,30 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
     return AsOf(NumberQuery(now, number.alone), key, f"{number.number} of {edition} is {key} now")
 
 
-def cited_keys(versions: Reader, records: Iterable[StoredRecord]) -> list[str]:
-    """The current keys of the rules the records' texts cite, each in its own edition's
-    numbering (a translation's: the English edition it follows)."""
-    found: dict[str, None] = {}
+def numbering(record: StoredRecord) -> str | None:
+    """The English edition whose numbering a record's text cites rules in."""
+    return record.edition if record.lang == "en" else record.follows
+
+
+Citations = dict[tuple[str | None, str], str]  # (numbering, number cited) -> current key
+
+
+def citations(versions: Reader, records: Iterable[StoredRecord]) -> Citations:
+    """Every rule number the records' texts cite, in each text's own numbering (a
+    translation's: the English edition it follows), with the current key of that rule."""
+    found: Citations = {}
     for record in records:
-        edition = record.edition if record.lang == "en" else record.follows
+        edition = numbering(record)
         for cited in cited_numbers(record.text):
-            keys = versions.keys_numbered(cited, edition) if edition else []
-            found.setdefault(keys[0] if keys else cited, None)
-    return sorted(found, key=sort_key)
+            if (edition, cited) not in found:
+                keys = versions.keys_numbered(cited, edition) if edition else []
+                found[edition, cited] = keys[0] if keys else cited
+    return found
+
+
+def cited_keys(versions: Reader, records: Iterable[StoredRecord]) -> list[str]:
+    """The current keys of the rules the records' texts cite (see `citations`)."""
+    return sorted(set(citations(versions, records).values()), key=sort_key)
 
 
 def gone(engine: Engine, key: str, filters: Filters) -> list[Result]:

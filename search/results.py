@@ -58,6 +58,8 @@ class Result:
         for record in self.records if records is None else records:
             if record.kind != "rule" or not record.number or record.number == self.key:
                 continue
+            if record.align.method != "number":
+                continue  # aligned by content or forced: its label says so
             if record.lang == "en":
                 label = f"en {record.edition}"
             elif record.follows:

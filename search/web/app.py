@@ -31,6 +31,7 @@ from indexer.store import read_current
 from search import payloads
 from search.engine import Engine
 from search.render import by_language, matched_spans
+from search.renumbering import Citations, citations, numbering
 from search.results import Filters
 
 HERE = Path(__file__).parent
@@ -194,10 +195,12 @@ def _environment() -> Environment:
 
 
 def linked(
-    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
+    record: StoredRecord, known: Citations | None = None, matched: set[str] | None = None
 ) -> Markup:
-    """A record's text escaped, each cited rule a link (to a rule the library has), the words
-    the query matched marked as the terminal marks them."""
+    """A record's text escaped, each cited rule a link (to the rule's current key, when the
+    library has it: "rule 725" of a 2025 text is today's 726), the words the query matched
+    marked as the terminal marks them."""
+    numbered = numbering(record)
     text = record.text
     links = [(m.start(1), m.end(1), "link") for m in CITATION.finditer(text)]
     marks = [
@@ -214,8 +217,9 @@ def linked(
         piece = text[start:end]
         if kind == "mark":
             pieces.append(Markup("<mark>{}</mark>").format(piece))
-        elif known is None or piece in known:
-            pieces.append(Markup('<a href="/rule/{0}">{0}</a>').format(piece))
+        elif known is None or (numbered, piece) in known:
+            target = known.get((numbered, piece), piece) if known else piece
+            pieces.append(Markup('<a href="/rule/{0}">{1}</a>').format(target, piece))
         else:
             pieces.append(escape(piece))
         position = end
@@ -251,18 +255,23 @@ async def home_page(request: Request) -> Response:
             results=[], **context,
         )  # fmt: skip
     engine = library.engine()
-    cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
     return page(
         "search.html",
         title=f"{q} — mtgrules",
         results=[(r, by_language(r, show)) for r in results],
         matched=matched,
-        known={n for n in cited if engine.versions.has_key(n)},
+        known=_known(engine, results),
         suggestions=payload.get("suggestions", []),
         partial="missing" in payload,
         missing=payload.get("missing", []),
         **context,
     )
+
+
+def _known(engine: Any, results: list[Any]) -> Citations:
+    """The rules the results' texts cite that the library has, under their current keys."""
+    found = citations(engine.versions, (rec for r in results for rec in r.records))
+    return {place: key for place, key in found.items() if engine.versions.has_key(key)}
 
 
 async def rule_page(request: Request) -> Response:
@@ -278,7 +287,7 @@ async def rule_page(request: Request) -> Response:
                     error=str(problem))  # fmt: skip
     engine = library.engine()
     cited = {n for n in payload["refers_to"]}
-    known = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
+    known_keys = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
     stale = {}
     for result in results:
         english = [r for r in result.records if r.lang == "en" and r.kind == "rule"]
@@ -293,7 +302,8 @@ async def rule_page(request: Request) -> Response:
         title=f"{payload['query']} — mtgrules",
         rule=payload["query"],
         results=[(r, by_language(r, show)) for r in results],
-        known=known,
+        known=_known(engine, results),
+        known_keys=known_keys,
         payload=payload,
         stale=stale,
     )
