@@ -146,7 +146,11 @@ def diff(
     for lang in langs or ("en",):
         editions = by_edition(records, lang)
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
-        changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
+        # Through the editions loaded between: a rule is paired as its identity chains it.
+        between = [editions[e] for e in editions if old < e < new]
+        changes = compare(
+            editions[old], editions[new], ignore_typography=ignore_typography, through=between
+        )
         if part:
             changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
         payloads.append(
