@@ -26,7 +26,7 @@ def test_killed_build_leaves_previous_index_answering(home: Path, monkeypatch: p
     first = build(home)
     assert first.built and read_current(home)["dir"] == first.folder.name
 
-    def dying(records, folder, progress=None, alongside=None):
+    def dying(records, folder, progress=None, alongside=None, rules=None):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "half-written").write_text("x")
         raise KeyboardInterrupt
