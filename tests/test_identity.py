@@ -215,3 +215,22 @@ def test_a_rule_and_its_match_in_diff_share_one_key(library: Path, pair: tuple[i
         match = paired.get(number) if number in listed else number
         if match is not None:
             assert keys[new, match] == key, (number, match)
+
+
+def test_the_web_links_cited_rules_to_their_current_keys(library: Path):
+    """The rule page of 2025-11-14's 601.2 links its "rule 732" to today's 733, shows the
+    note of the edition asked and the span of editions; the API gives the same keys."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    page = client.get("/rule/601.2", params={"edition": "2025-11-14"}).text
+    assert '<a href="/rule/733">732</a>' in page
+    page = client.get("/rule/725.1", params={"edition": "2025-11-14"}).text
+    assert "725.1 of 2025-11-14 is 726.1 now" in page
+    assert "(printed 725.1 in en 2025-11-14; 726.1 now)" in page
+    api = client.get("/api/show/725.1").json()
+    assert [r["key"] for r in api["results"]] == ["725.1"]
+    assert {r["number"] for r in api["results"][0]["records"]} == {"724.1", "725.1"}
+    assert "→" in client.get("/rule/100.1").text

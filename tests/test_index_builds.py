@@ -102,7 +102,7 @@ def test_failed_refresh_keeps_the_previous_index(home: Path, monkeypatch: pytest
         "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
     )
 
-    def full_disk(records, folder, progress=None, alongside=None):
+    def full_disk(records, folder, progress=None, alongside=None, rules=None):
         folder.mkdir(parents=True, exist_ok=True)
         raise OSError(errno.ENOSPC, "No space left on device")
 
