@@ -139,10 +139,10 @@ def _build_in_full(
     translated = iter(with_terms(translated_raw, termbase))
     enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
     del raw
-    aligned = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
+    records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
     del enriched
-    records = [rules.rekeyed(r) for r in aligned]
-    del aligned
+    for at, record in enumerate(records):
+        records[at] = rules.rekeyed(record)  # in place: each record moved is let go of at once
     saved = BuildState(
         translated_raw=translated_raw,
         translated=[r for r in records if r.lang != "en"],
