@@ -4,7 +4,6 @@ Ingestion reports them as a document's warnings; `mtgrules check` as problems.""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -22,15 +21,24 @@ class Problem:
     message: str
 
 
+SHOWN_LINES = 10  # line numbers a duplicate's message lists
+
+
 def numbering_problems(records: Sequence[Record]) -> list[Problem]:
     """The numbering problems of one document's rules, as printed (records in document order)."""
     rules = [r for r in records if r.kind == "rule" and r.number]
     problems = []
-    counts = Counter(r.number for r in rules)
-    for number, count in counts.items():
+    where: dict[str, list[str]] = {}
+    for rule in rules:  # one pass: a scan per duplicated number was quadratic
+        assert rule.number
+        where.setdefault(rule.number, []).append(str(rule.lines[0]))
+    for number, at in where.items():
+        count = len(at)
         if count > 1:
-            lines = ", ".join(str(r.lines[0]) for r in rules if r.number == number)
-            message = f"{number} is numbered {count} times (lines {lines}); all kept"
+            # A hostile file repeats one rule 100,000 times: a warning stays one short line.
+            more = f" and {len(at) - SHOWN_LINES:,} more" if len(at) > SHOWN_LINES else ""
+            lines = ", ".join(at[:SHOWN_LINES]) + more
+            message = f"{number} is numbered {count:,} times (lines {lines}); all kept"
             problems.append(Problem(rules[0].source, number, "duplicate", message))
     for before, after in pairwise(rules):
         assert before.number and after.number

@@ -69,7 +69,14 @@ def total_seconds() -> float:
 def download(url: str) -> bytes:
     """The body at an http(s) address, bounded in size and in total time (a server that
     trickles its answer is given up on)."""
-    parts = urlparse(url)
+    try:
+        parts = urlparse(url)
+        parts.port  # noqa: B018 - read to check it: a port out of range is a ValueError
+    except ValueError as error:  # "http://[::1": an unclosed IPv6 address
+        raise FetchError(
+            f"{url!r} is not a valid address ({error}); check --media-url/--rules-page and "
+            "MTGRULES_CR_MEDIA_URL/MTGRULES_CR_RULES_PAGE"
+        ) from None
     host = parts.netloc or url
     if parts.scheme not in ("http", "https"):
         raise FetchError(f"{url!r}: only http and https addresses are fetched")

@@ -63,12 +63,16 @@ def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
         return f"site chrome ({found.group(0).lower()})" if found else None
 
     buffer: list[str] = []
+    linked: list[int] = [0]  # characters of link text in the buffer
+    link_share: dict[int, float] = {}  # line -> the share of its text that links elsewhere
 
     def flush() -> None:
         text = normalize(" ".join(buffer))
         buffer.clear()
         if text:
             lines.append(text)
+            link_share[len(lines)] = linked[0] / len(text)
+        linked[0] = 0
 
     # Iteratively, with a stack: a hostile page nests a thousand elements deep.
     stack = [iter(soup.children)]
@@ -98,7 +102,25 @@ def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
         block = child.name in BLOCK_TAGS
         if block:
             flush()
+        if child.name == "a":
+            linked[0] += len(normalize(child.get_text(" ")))
         stack.append(iter(child.children))
         closes_block.append(block)
     flush()
+    last = max((n for n in range(1, len(lines) + 1) if n not in chrome), default=None)
+    if last is not None and _navigation(lines[last - 1], link_share.get(last, 0.0), title):
+        chrome[last] = "boilerplate: navigation at the end of the page"
     return lines, chrome
+
+
+_SITE_NAME = re.compile(r"\s[|–—·:-]\s")  # "Regole – 205.4 Supertipi | Archivio delle Regole"
+
+
+def _navigation(text: str, link_share: float, title: str) -> bool:
+    """Whether a page's last line is its navigation ("← back to the index · Site name"), not
+    the last rule's text: short, no sentence, mostly a link or naming the site its title
+    ends with."""
+    if len(text.split()) > 12 or re.search(r"[.;!?»”\"]$", text):
+        return False
+    site = _SITE_NAME.split(title)[-1].strip() if _SITE_NAME.search(title) else ""
+    return link_share >= 0.4 or (len(site) >= 4 and site.casefold() in text.casefold())

@@ -10,14 +10,13 @@ from corpus.detect import detect_language
 from corpus.html_extract import html_lines, looks_like_html
 from corpus.languages import LANGUAGES
 from corpus.layouts import Context, detect_layout
+from corpus.library import MAX_BYTES, MAX_PDF_BYTES
 from corpus.pdf_extract import PdfError, looks_like_pdf, pdf_lines
 from corpus.records import Document, Dropped
 from corpus.text import UnreadableError, decode_report, normalize, split_lines
 
-# The whole CR is about 1 MB as text (2 MB in UTF-16) and 2 MB as a PDF: past these a file is
-# not one rules document, and would take a build's memory with it.
-MAX_BYTES = 8 * 1024 * 1024
-MAX_PDF_BYTES = 32 * 1024 * 1024
+MAX_ELEMENTS = 300_000  # tags of an HTML page; the 1.2 MB tournament rules page has 10,800
+MAX_RECORDS = 25_000  # of one document; the whole CR has about 4,300
 MAX_LINE = 100_000  # characters; the CR's longest line has a few thousand
 
 
@@ -32,7 +31,7 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     limit = MAX_PDF_BYTES if looks_like_pdf(data) else MAX_BYTES
     if len(data) > limit:
         raise IngestError(
-            f"{source}: {len(data) / 2**20:.0f} MB is more than a rules document (the whole CR "
+            f"{source}: over {limit // 2**20} MB, more than a rules document (the whole CR "
             f"is about 1 MB as text); give the rules alone, under {limit // 2**20} MB"
         )
     lines, set_aside, notes = extract(data, source)
@@ -64,6 +63,11 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     parsed = detection.layout.parse(ctx)
     if not parsed.records:
         raise IngestError(f"{source}: no rules found in it (layout {detection.layout.name})")
+    if len(parsed.records) > MAX_RECORDS:  # an index of 100,000 records took 700 MB to build
+        raise IngestError(
+            f"{source}: {len(parsed.records):,} records, more than a rules document (the whole "
+            f"CR has about 4,300); give the rules alone, under {MAX_RECORDS:,} records"
+        )
     warnings = [
         *(n for n in notes if n.startswith("mojibake")),
         *parsed.warnings,
@@ -109,6 +113,12 @@ def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[s
     except UnreadableError as error:
         raise IngestError(str(error)) from None
     if looks_like_html(text):
+        elements = text.count("<")  # counted in milliseconds; parsed, a million took 19 s
+        if elements > MAX_ELEMENTS:
+            raise IngestError(
+                f"{source}: {elements:,} HTML tags, more than a rules page (the 1.2 MB tournament "
+                f"rules page has 10,800); give the rules page alone, under {MAX_ELEMENTS:,}"
+            )
         lines, set_aside = html_lines(text)
         return lines, set_aside, ["format: HTML", *notes]
     return split_lines(text), {}, notes

@@ -11,6 +11,7 @@ import json
 import os
 import pickle
 import re
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -68,7 +69,9 @@ def document_paths(home: Path) -> list[Path]:
         return []
     found = []
     for path in sorted(folder.iterdir()):
-        if not path.is_file() or path.name.startswith("."):
+        # A symbolic link is never followed: put there by hand, it could name any file of
+        # the machine (/etc/passwd), which would then be read as a document.
+        if path.is_symlink() or not path.is_file() or path.name.startswith("."):
             continue
         try:
             path.name.encode("utf-8")
@@ -84,13 +87,29 @@ def document_paths(home: Path) -> list[Path]:
     return sorted(found)
 
 
+# The whole CR is about 1 MB as text (2 MB in UTF-16) and 2 MB as a PDF: past these a file is
+# not one rules document, and would take a build's memory with it (corpus.ingest refuses it).
+MAX_BYTES = 8 * 1024 * 1024
+MAX_PDF_BYTES = 32 * 1024 * 1024
+
+
+def read_bounded(path: Path) -> bytes:
+    """A file's bytes, but never more than one past the limit of its kind: enough to refuse
+    it, and `/dev/zero` or an endless pipe is not read to the end of memory."""
+    with path.open("rb") as data:
+        head = data.read(MAX_BYTES + 1)
+        if len(head) > MAX_BYTES and head[:1024].lstrip().startswith(b"%PDF-"):
+            head += data.read(MAX_PDF_BYTES + 1 - len(head))
+    return head
+
+
 def user_sources(home: Path) -> list[Source]:
     return [user_source(home, path.name) for path in document_paths(home)]
 
 
 def user_source(home: Path, name: str) -> Source:
     """One document the user added (OSError if it is gone)."""
-    return Source(name, (paths.documents(home) / name).read_bytes(), {})
+    return Source(name, read_bounded(paths.documents(home) / name), {})
 
 
 def all_sources(home: Path) -> list[Source]:
@@ -143,7 +162,8 @@ def remove_leftovers(folder: Path, older_than: float = 600.0) -> int:
     removed = 0
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
-            stale = time.time() - path.stat().st_mtime > older_than
+            # A time in the future (a clock set back, a copied file) is as stale as an old one.
+            stale = abs(time.time() - path.stat().st_mtime) > older_than
             if path.name.startswith((TEMPORARY, ".records.jsonl.tmp")) and stale:
                 path.unlink(missing_ok=True)
                 removed += 1
@@ -155,28 +175,68 @@ def stored_name(name: str, digest: str) -> str:
     else the start of its hash and a sanitized name (any bytes in, a safe name out)."""
     readable = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     safe = re.sub(r"[^\w.\-+()]+", "_", readable).strip("._") or "document"
-    safe = safe[:120]
+    safe = _cut(safe, NAME_BYTES)
     return safe if safe == name else f"{digest[:8]}-{safe}"
 
 
-def parse_source(home: Path, source: Source) -> Document:
-    """Ingest one source, reusing a cached parse of the same bytes and code when there is one."""
+NAME_BYTES = 200  # of a stored name's UTF-8: file systems allow 255 bytes, and a hash may lead
+
+
+def _cut(name: str, limit: int) -> str:
+    """The name cut to `limit` bytes of UTF-8 at a character's end, its extension kept."""
+    if len(name.encode("utf-8")) <= limit:
+        return name
+    stem, dot, suffix = name.rpartition(".")
+    suffix = f".{suffix}" if dot and stem and len(suffix) <= 8 else ""
+    stem = name[: len(name) - len(suffix)]
+    room = limit - len(suffix.encode("utf-8"))
+    return stem.encode("utf-8")[:room].decode("utf-8", "ignore") + suffix
+
+
+# Parses made by a process that must not write the cache (the web app's routes), by cache
+# file name: a document that fails, or a new one, is not parsed again at every request.
+_MEMO: dict[str, Document | str] = {}
+MEMO_SIZE = 64
+_MEMO_LOCK = threading.Lock()
+
+
+def parse_source(home: Path, source: Source, write: bool = True) -> Document:
+    """Ingest one source, reusing a cached parse of the same bytes and code when there is one.
+    A failure is cached too (its message): a file that took 19 s to refuse is refused at once
+    the next time. `write=False`: the cache is only read, and the parse kept in memory."""
+    from corpus.ingest import IngestError, ingest_bytes
+
     path = _cache_path(paths.parse_cache(home), source)
+    with _MEMO_LOCK:
+        cached: object = _MEMO.get(path.name)
+    if cached is None:
+        with contextlib.suppress(Exception):  # no cache, or a damaged one: parse again
+            cached = pickle.loads(path.read_bytes())  # our own cache, written below
+    if isinstance(cached, Document):
+        return cached
+    if isinstance(cached, str):
+        raise IngestError(cached)
+    outcome: Document | str
     try:
-        document: Document = pickle.loads(path.read_bytes())  # our own cache, written below
-        return document
-    except Exception:  # no cache, or a damaged one: parse again
-        pass
-    from corpus.ingest import ingest_bytes
+        outcome = ingest_bytes(source.data, source.name, source.hints)
+    except IngestError as error:
+        outcome = str(error)
+    if write:
+        _cache(home, source, outcome)
+    else:
+        with _MEMO_LOCK:  # the web app's threads share it
+            if len(_MEMO) >= MEMO_SIZE:
+                _MEMO.pop(next(iter(_MEMO)))
+            _MEMO[path.name] = outcome
+    if isinstance(outcome, str):
+        raise IngestError(outcome)
+    return outcome
 
-    document = ingest_bytes(source.data, source.name, source.hints)
-    _cache(home, source, document)
-    return document
 
-
-def _cache(home: Path, source: Source, document: Document) -> None:
+def _cache(home: Path, source: Source, outcome: Document | str) -> None:
+    """Keep a parse, or a failure's message, for the next build."""
     with contextlib.suppress(OSError):  # a read-only home still answers, without the cache
-        data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+        data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
         path = _cache_path(paths.parse_cache(home), source)
         write_atomic(path, data, durable=False)  # a damaged one is parsed again
 
@@ -190,13 +250,14 @@ class Loaded:
 PARALLEL_FROM = 4  # sources to parse before a second process is worth its start
 
 
-def load(home: Path) -> Loaded:
-    """Every source parsed (from the cache when it can); many new ones in two processes."""
+def load(home: Path, write: bool = True) -> Loaded:
+    """Every source parsed (from the cache when it can); many new ones in two processes.
+    `write=False`: the parse cache is only read (see `parse_source`)."""
     sources = all_sources(home)
     cache = paths.parse_cache(home)
     fresh = [s for s in sources if not _cache_path(cache, s).exists()]
     parsed: dict[str, Document | str] = {}
-    if len(fresh) >= PARALLEL_FROM:
+    if len(fresh) >= PARALLEL_FROM and write:
         from concurrent.futures import ProcessPoolExecutor
 
         # The largest first, so that a long PDF is not the last one a process starts; each
@@ -208,7 +269,7 @@ def load(home: Path) -> Loaded:
                 parsed[source.name] = (
                     pickle.loads(outcome) if isinstance(outcome, bytes) else outcome
                 )
-    done = [parsed.get(s.name) or _parse_or_error(home, s) for s in sources]
+    done = [parsed.get(s.name) or _parse_or_error(home, s, write) for s in sources]
     documents = tuple(o for o in done if isinstance(o, Document))
     failures = tuple(o for o in done if isinstance(o, str))
     return Loaded(documents, failures)
@@ -218,14 +279,15 @@ def _parse_to_bytes(cache: Path, source: Source) -> bytes | str:
     """In a pool process: the pickled parse (written to the cache too), or the error line."""
     from corpus.ingest import IngestError, ingest_bytes
 
+    outcome: Document | str
     try:
-        document = ingest_bytes(source.data, source.name, source.hints)
+        outcome = ingest_bytes(source.data, source.name, source.hints)
     except IngestError as error:
-        return str(error)
-    data = pickle.dumps(document, protocol=pickle.HIGHEST_PROTOCOL)
+        outcome = str(error)
+    data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
     with contextlib.suppress(OSError):
         write_atomic(_cache_path(cache, source), data, durable=False)  # damaged: parsed again
-    return data
+    return data if isinstance(outcome, Document) else outcome
 
 
 def prune_cache(home: Path) -> int:
@@ -242,11 +304,11 @@ def prune_cache(home: Path) -> int:
     return removed
 
 
-def _parse_or_error(home: Path, source: Source) -> Document | str:
+def _parse_or_error(home: Path, source: Source, write: bool = True) -> Document | str:
     from corpus.ingest import IngestError
 
     try:
-        return parse_source(home, source)
+        return parse_source(home, source, write)
     except IngestError as error:
         return str(error)
 
@@ -278,7 +340,7 @@ def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[
         if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
             state[name] = previous
         else:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = hashlib.sha256(read_bounded(path)).hexdigest()
             state[name] = [stat.st_size, stat.st_mtime_ns, digest]
     return state
 
@@ -299,14 +361,61 @@ def add_document(home: Path, data: bytes, name: str, known: set[str] | None = No
         return Added(None, None)
     stored = stored_name(name, digest)
     document = ingest_bytes(data, stored)
-    target = paths.documents(home) / stored
-    if target.exists():
-        target = target.with_name(f"{target.stem}-{digest[:8]}{target.suffix}")
-    write_atomic(target, data)
+    target = _keep_exclusively(paths.documents(home), stored, digest, data)
     known.add(digest)
     if target.name == stored:
         _cache(home, Source(stored, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)
+
+
+def _keep_exclusively(folder: Path, stored: str, digest: str, data: bytes) -> Path:
+    """Write the document beside its place, flush it, then hard-link it under its name, which
+    fails when the name is taken: two adds at once of two files of one name never rename one
+    over the other. The name taken, the start of the hash tells them apart."""
+    import tempfile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=TEMPORARY)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        stem, dot, suffix = stored.rpartition(".")
+        other = f"{stem}-{digest[:8]}.{suffix}" if dot and stem else f"{stored}-{digest[:8]}"
+        for name in (stored, other, f"{digest[:16]}-{stored}"):
+            try:
+                _link_exclusively(temporary, folder / name, data)
+            except FileExistsError:
+                continue
+            sync_folder(folder)
+            return folder / name
+        raise FileExistsError(f"{stored} and its hashed names are all taken")
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
+def _link_exclusively(temporary: str, target: Path, data: bytes) -> None:
+    """Hard-link the written file under `target` (FileExistsError if taken); on a file system
+    without hard links, create `target` exclusively and write it there."""
+    import errno
+
+    try:
+        os.link(temporary, target)
+    except FileExistsError:
+        raise
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        descriptor = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        try:
+            with os.fdopen(descriptor, "wb") as out:
+                out.write(data)
+                out.flush()
+                os.fsync(out.fileno())
+        except BaseException:
+            target.unlink(missing_ok=True)
+            raise
 
 
 class NotInLibrary(LookupError):
@@ -317,14 +426,18 @@ def find_user_document(home: Path, wanted: str) -> Path:
     """The added document named `wanted` (its file name in the library, or the file name it
     was added from) or whose SHA-256 starts with `wanted` (8 hex digits at least)."""
     folder = paths.documents(home)
-    added = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    added = (
+        sorted(p for p in folder.iterdir() if p.is_file() and not p.is_symlink())
+        if folder.is_dir()
+        else []
+    )
     by_name = [p for p in added if p.name == wanted]
     if by_name:
         return by_name[0]
     digest = wanted.lower()
     if len(digest) >= 8 and all(c in "0123456789abcdef" for c in digest):
         by_hash = [
-            p for p in added if hashlib.sha256(p.read_bytes()).hexdigest().startswith(digest)
+            p for p in added if hashlib.sha256(read_bounded(p)).hexdigest().startswith(digest)
         ]
         if len(by_hash) == 1:
             return by_hash[0]

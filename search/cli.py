@@ -3,14 +3,17 @@ only when it runs, so that a search starts fast."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import importlib
+import io
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import click
 
-from search.safe_text import json_text, terminal_safe
+from search.safe_text import degrade_unencodable, json_text, one_line
 
 COMMANDS = {
     "search": "search.commands.search_cmd",
@@ -44,17 +47,33 @@ class LazyGroup(click.Group):
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         argv = list(sys.argv[1:] if args is None else args)
+        code: Any = 0
         try:
-            super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Exit as done:
-            sys.exit(done.exit_code)
-        except click.UsageError as error:
-            _fail(argv, _usage_message(error, argv), 2)
-        except click.ClickException as error:
-            _fail(argv, error.format_message(), error.exit_code)
-        except (click.exceptions.Abort, KeyboardInterrupt):
-            _fail(argv, "interrupted; the previous index, if any, still answers", 130)
-        sys.exit(0)
+            try:
+                super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+            except click.exceptions.Exit as done:
+                code = done.exit_code
+            except click.UsageError as error:
+                _fail(argv, _usage_message(error, argv), 2)
+            except click.ClickException as error:
+                _fail(argv, error.format_message(), error.exit_code)
+            except (click.exceptions.Abort, KeyboardInterrupt):
+                _fail(argv, "interrupted; the previous index, if any, still answers", 130)
+        except SystemExit as done:
+            code = done.code
+        try:
+            sys.stdout.flush()  # what is still buffered fails here, not at the interpreter's exit
+        except OSError as error:
+            code = _os_failure(argv, error)
+        sys.exit(code)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """The command; an OSError it lets out (the output's pipe closed, a full disk) is
+        handled here, at the edge, once (click would end a closed pipe with no set code)."""
+        try:
+            return super().invoke(ctx)
+        except OSError as error:
+            sys.exit(_os_failure(sys.argv[1:], error))
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -87,10 +106,53 @@ def _fail(argv: list[str], message: str, code: int) -> None:
     """One line on stderr (control characters shown, never sent raw); with --json, the same
     as a JSON object on stdout."""
     if "--json" in argv:
-        click.echo(json_text({"error": message, "exit_code": code}))
-    click.echo(f"error: {terminal_safe(message)}", err=True)
+        with contextlib.suppress(OSError):  # the output itself failed: stderr still says why
+            click.echo(json_text({"error": message, "exit_code": code}))
+    click.echo(f"error: {one_line(message)}", err=True)
     sys.exit(code)
 
 
+BROKEN_PIPE = 141  # as a shell reports a command that SIGPIPE ended (128 + 13)
+
+
+def _os_failure(argv: list[str], error: OSError) -> int:
+    """A write or a file that failed: a closed pipe (`| head`) ends quietly; anything else
+    (a full disk) is one line. The output is sent to /dev/null from then on, so that what is
+    still buffered does not fail again at the interpreter's exit."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no descriptor (a closed output): replaced as a whole
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - open until the interpreter's exit
+    if isinstance(error, BrokenPipeError) or error.errno == errno.EPIPE:
+        return BROKEN_PIPE
+    full = error.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+    if full:
+        fix = "free some space, or write elsewhere"
+    elif error.filename:
+        fix = "check it and its permissions"
+    else:
+        fix = "give the command an output it can write (a file, a pipe, /dev/null)"
+    what = f"{error.filename}" if error.filename else "cannot write the output"
+    with contextlib.suppress(OSError):
+        _fail(argv, f"{what} ({error.strerror or error}); {fix}", 1)
+    return 1
+
+
+class _ClosedOutput(io.RawIOBase):
+    """Stands for a standard output the shell closed (`>&-`): writing to it is the OSError
+    that the edge reports in one line; a command that prints nothing still runs."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.EBADF, "the standard output is closed")
+
+
 def main() -> None:
+    if sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(_ClosedOutput()), encoding="utf-8")
+    degrade_unencodable()
     cli(prog_name="mtgrules")

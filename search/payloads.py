@@ -243,9 +243,10 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     return {"problems": [asdict(p) for p in problems]}
 
 
-def sources(home: Path) -> dict[str, Any]:
-    """{"documents": [...], "failures": [...]}: every document with what was made of it."""
-    loaded = library.load(home)
+def sources(home: Path, write: bool = True) -> dict[str, Any]:
+    """{"documents": [...], "failures": [...]}: every document with what was made of it.
+    `write=False`: the parse cache is only read (the web app's routes write nothing)."""
+    loaded = library.load(home, write)
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
     english = sorted({d.edition for d in loaded.documents if d.lang == "en" and d.edition})
     follows = followings(record for d in loaded.documents for record in d.records)

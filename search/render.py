@@ -103,6 +103,9 @@ def use_rich() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
+NARROWEST = 40  # columns the panels are drawn in at least, whatever the terminal says
+
+
 def echo_rich(
     results: list[Result], show: Iterable[str], matched: set[str], console: Any = None
 ) -> None:
@@ -112,6 +115,8 @@ def echo_rich(
     from rich.text import Text
 
     console = console or Console()
+    if console.width < NARROWEST:  # COLUMNS=0 or 3: panels that narrow print nothing at all
+        console.width = NARROWEST
     show = tuple(show)
     for result in results:
         columns = by_language(result, show)

@@ -6,8 +6,11 @@ A rule text, a dropped line or a file name could hold ESC]0;…BEL (window title
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
+import sys
+import unicodedata
 
 import click
 
@@ -25,6 +28,12 @@ def terminal_safe(text: str) -> str:
     """The text with every control, escape and bidirectional-override character shown as a
     visible escape."""
     return _UNSAFE.sub(_visible, text)
+
+
+def one_line(text: str) -> str:
+    """terminal_safe, with tabs and newlines shown as escapes too: a file name or an error
+    message printed in one line can never forge a second one."""
+    return terminal_safe(text).replace("\t", "\\t").replace("\n", "\\n")
 
 
 # In JSON the same characters are written as \u escapes, which JSON reads back as they were.
@@ -46,3 +55,38 @@ def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
 def echo_json(payload: object) -> None:
 
     click.echo(json_text(payload))
+
+
+# Typography an 8-bit terminal lacks, as ASCII; other letters lose their accents, and what is
+# left is shown as "?".
+_PLAIN = str.maketrans(
+    {"’": "'", "‘": "'", "“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "—": "-", "–": "-",
+     "−": "-", "…": "...", "•": "*", "→": "->", "←": "<-", "≤": "<=", "≥": ">=", "×": "x",
+     "\u00a0": " ", "\u2009": " ", "\u202f": " "}
+)  # fmt: skip
+
+
+def _degrade(error: UnicodeError) -> tuple[str, int]:
+    assert isinstance(error, UnicodeEncodeError)
+    out = []
+    for char in error.object[error.start : error.end].translate(_PLAIN):
+        plain = "".join(
+            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
+        )
+        try:
+            plain.encode(error.encoding)
+        except (UnicodeError, LookupError):
+            plain = "?"
+        out.append(plain or "?")
+    return "".join(out), error.end
+
+
+def degrade_unencodable() -> None:
+    """On an output that cannot encode every character (PYTHONIOENCODING=latin-1, an
+    ISO-8859-1 locale), write the nearest it can (’ as ', é in ASCII as e, else ?) instead of
+    failing with UnicodeEncodeError."""
+    codecs.register_error("mtgrules-degrade", _degrade)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+        if encoding not in ("utf-8", "utf8", "utf-16", "utf-32") and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="mtgrules-degrade")

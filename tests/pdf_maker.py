@@ -24,3 +24,15 @@ def two_column_pdf(path: Path, pages: list[tuple[list[str], list[str]]]) -> Path
         pdf.text(100, 290, f"Pagina {number}")
     pdf.output(str(path))
     return path
+
+
+def tall_page_pdf(path: Path, lines: list[str]) -> Path:
+    """One page as tall as PDF allows (5,080 mm), a line every 1.2 mm: thousands of rows."""
+    pdf = FPDF(unit="mm", format=(210, 5080))
+    pdf.set_auto_page_break(False)
+    pdf.add_page()
+    pdf.set_font("Helvetica", size=3)
+    for row, line in enumerate(lines):
+        pdf.text(10, 5 + row * 1.2, line)
+    pdf.output(str(path))
+    return path

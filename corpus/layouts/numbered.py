@@ -61,7 +61,9 @@ def numbered_stats(lines: list[str]) -> tuple[int, int, int, int]:
 
 def score(lines: list[str]) -> tuple[float, str]:
     total, numbered, dotted, subrules = numbered_stats(lines)
-    if not total or numbered < 2:
+    # One numbered line alone is a document of one rule (a rule quoted, saved on its own);
+    # among other lines one is too little to call the document numbered rules.
+    if not total or (numbered < 2 and not numbered == total == 1):
         return 0.0, "fewer than two numbered rule lines"
     share = numbered / total
     plain = 1 - dotted / subrules if subrules else 1.0

@@ -9,7 +9,7 @@ import click
 from corpus import paths
 from corpus.library import add_document, known_hashes
 from indexer.store import read_current
-from search.safe_text import echo
+from search.safe_text import echo, one_line
 
 
 @click.command("add")
@@ -36,20 +36,21 @@ def command(files: tuple[Path, ...]) -> None:
 def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
     """Add one document's bytes and report it in one line (IngestError if unusable)."""
     home = paths.home()
+    shown = one_line(name)  # a newline in a file name must not forge a second line
     try:
         added = add_document(home, data, name, known)
     except OSError as error:
         raise click.ClickException(
-            f"{name}: cannot store it in {paths.documents(home)} ({error.strerror}); "
+            f"{shown}: cannot store it in {paths.documents(home)} ({error.strerror}); "
             "set MTGRULES_HOME to a writable directory"
         ) from None
     document = added.document
     if document is None or added.path is None:
-        echo(f"{name}: already in the library, nothing to do")
+        echo(f"{shown}: already in the library, nothing to do")
         return
     counts = ", ".join(f"{n} {kind}" for kind, n in sorted(document.counts().items()))
     echo(
-        f"{name}: added as {added.path.name} (lang={document.lang}, "
+        f"{shown}: added as {one_line(added.path.name)} (lang={document.lang}, "
         f"edition={document.edition or 'unknown'}, format={document.layout}; {counts}; "
         f"{len(document.dropped)} lines dropped)"
     )
@@ -58,13 +59,26 @@ def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
 
 
 def read_file(path: Path) -> bytes:
-    from corpus.ingest import IngestError
+    """The file's bytes, read no further than a document may be long (IngestError if it
+    cannot be read, or is a device or a pipe, which could be endless)."""
+    import stat
 
-    if path.is_dir():
-        raise IngestError(f"{path}: is a directory; give the rules files inside it")
+    from corpus.ingest import IngestError
+    from corpus.library import read_bounded
+
     try:
-        return path.read_bytes()
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise IngestError(
+                f"{one_line(str(path))}: is a directory; give the rules files inside it"
+            )
+        if not stat.S_ISREG(mode):
+            raise IngestError(
+                f"{one_line(str(path))}: not a regular file (a device, pipe or socket); "
+                "save the document to a file and add that"
+            )
+        return read_bounded(path)
     except FileNotFoundError:
-        raise IngestError(f"{path}: no such file; check the path") from None
+        raise IngestError(f"{one_line(str(path))}: no such file; check the path") from None
     except OSError as error:
-        raise IngestError(f"{path}: cannot read it ({error.strerror})") from None
+        raise IngestError(f"{one_line(str(path))}: cannot read it ({error.strerror})") from None

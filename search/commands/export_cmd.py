@@ -42,8 +42,11 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
         edition = _resolved(edition)
         if not langs and not edition:
             sys.stdout.buffer.write(data)
-        for line in data.splitlines(keepends=True) if langs or edition else ():
-            record = json.loads(line)
+        lines = data.splitlines(keepends=True) if langs or edition else []
+        records = [json.loads(line) for line in lines]
+        if edition:
+            _check_edition(edition, {r["edition"] for r in records})
+        for line, record in zip(lines, records, strict=True):
             if (not langs or record["lang"] in langs) and (
                 not edition or record["edition"] == edition
             ):
@@ -56,7 +59,11 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None) -> None:
         with open_engine() as engine:
             echo(exports.to_tbx(engine.termbase, langs), nl=False)
         return
-    units = exports.units(library_records(), langs, _resolved(edition))
+    every = library_records()
+    edition = _resolved(edition)
+    if edition:
+        _check_edition(edition, {r.edition for r in every})
+    units = exports.units(every, langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
     echo(text, nl=False)
 
@@ -72,3 +79,13 @@ def _failures() -> list[str]:
     """The sources the current index could not ingest, one line each."""
     current = read_current(home()) or {}
     return list(current.get("failures", []))
+
+
+def _check_edition(edition: str, editions: set[str | None]) -> None:
+    """An edition no text of the library has is an error, as in `search --edition`: an empty
+    export would look like a library with nothing in it."""
+    if edition not in editions:
+        loaded = ", ".join((read_current(home()) or {}).get("english_editions", [])) or "none"
+        raise click.ClickException(
+            f"no text of edition {edition} in the library; English editions loaded: {loaded}"
+        )

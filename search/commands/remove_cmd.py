@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import click
 
+from corpus import paths
 from corpus.library import NotInLibrary, remove_document
 from corpus.paths import home
-from search.safe_text import echo
+from search.safe_text import echo, one_line
 
 
 @click.command("remove")
@@ -20,6 +21,14 @@ def command(documents: tuple[str, ...]) -> None:
             path = remove_document(home(), wanted)
         except NotInLibrary as error:
             echo(f"error: {error}; see `mtgrules sources`", err=True)
+            failed = True
+            continue
+        except OSError as error:  # a read-only home, a document gone meanwhile
+            echo(
+                f"error: {one_line(wanted)}: cannot remove it from {paths.documents(home())} "
+                f"({error.strerror}); make that folder writable, or set MTGRULES_HOME",
+                err=True,
+            )
             failed = True
             continue
         echo(f"{path.name}: removed; the index follows at the next command")

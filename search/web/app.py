@@ -27,6 +27,7 @@ from corpus.dates import EDITION_FORMS, typed_edition
 from corpus.languages import UnknownLanguageError, validate_languages
 from corpus.numbers import CITATION
 from corpus.records import KINDS, LOW_CONFIDENCE, StoredRecord, read_jsonl
+from indexer.integrity import live_damage, records_mismatch
 from indexer.store import read_current
 from search import payloads
 from search.engine import Engine
@@ -48,20 +49,105 @@ SECURITY_HEADERS = {
 }
 
 
+REQUEST_SECONDS = (
+    120.0  # a request's work in the library's thread before a 503: generous, as the first
+)
+# read of a full library's 76 MB hand-off file takes seconds, more on a busy machine
+
+
 class Library:
-    """The live build, opened once and reopened when a rebuild swaps it in."""
+    """The live build, opened once and reopened when a rebuild swaps it in. Every read runs
+    in the library's own thread (the engine's SQLite connection and Whoosh searcher belong to
+    one thread), never on the event loop; and every read is checked as the CLI checks it
+    (indexer.integrity): damage is answered 503 while a rebuild runs, never served."""
 
     def __init__(self, home: Path) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
         self.home = home
         self._lock = threading.Lock()
         self._engine: Any = None
         self._dir: str | None = None
         self._records: Any = None
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mtgrules-library")
+        self._rebuild: threading.Thread | None = None
+        self._rebuilt_for: str | None = None
+        self._rebuild_error: str | None = None
+
+    async def run(self, function: Callable[..., Any], *args: Any, engine: bool = True) -> Any:
+        """`function(*args)` in the library's thread, bounded in time; an exception that is
+        not a Problem is checked for damage there first. `engine=False`: work that does not
+        read the build (the sources' parses) runs in another thread, and waits for no search."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        thread = self._thread if engine else None
+        work = loop.run_in_executor(thread, partial(self._checked, function, *args))
+        try:
+            return await asyncio.wait_for(work, REQUEST_SECONDS)
+        except TimeoutError:
+            raise payloads.Problem(
+                f"the request took more than {REQUEST_SECONDS:.0f} s; ask a shorter question "
+                "or fewer rules",
+                503,
+            ) from None
+
+    def _checked(self, function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return function(*args)
+        except payloads.Problem:
+            raise
+        except Exception:
+            current = read_current(self.home)
+            if current is None:
+                raise payloads.Problem("no index yet; run `mtgrules index` first", 503) from None
+            damaged = live_damage(self.home, current, full=True)
+            if damaged:
+                self._damaged(current, damaged)
+            raise  # the build is as written: a bug, to be seen (500), not rebuilt over
+
+    def _damaged(self, current: dict[str, Any], damaged: list[str]) -> None:
+        """Start one rebuild of a damaged build (in the background) and say so (Problem)."""
+        with self._lock:
+            if self._engine is not None and self._dir == current["dir"]:
+                self._engine.close()
+                self._engine, self._dir, self._records = None, None, None
+            if self._rebuilt_for == current["dir"] and self._rebuild_error:
+                raise payloads.Problem(
+                    f"the index is damaged ({', '.join(damaged)}) and could not be rebuilt "
+                    f"({self._rebuild_error}); run `mtgrules index --rebuild`",
+                    503,
+                )
+            running = self._rebuild is not None and self._rebuild.is_alive()
+            if not running and self._rebuilt_for != current["dir"]:  # once per damaged build
+                self._rebuilt_for, self._rebuild_error = current["dir"], None
+                self._rebuild = threading.Thread(target=self._rebuild_now, daemon=True)
+                self._rebuild.start()
+        raise payloads.Problem(
+            f"the index is damaged ({', '.join(damaged)}); it is being rebuilt, try again in "
+            "a minute",
+            503,
+        )
+
+    def _rebuild_now(self) -> None:
+        from indexer.build import build
+
+        try:
+            build(self.home, force=True)
+        except Exception as error:  # a read-only home, a full disk: said at the next request
+            self._rebuild_error = f"{type(error).__name__}: {error}"
+
+    async def with_engine(self, function: Callable[..., Any], *args: Any) -> Any:
+        """`function(engine, *args)` in the library's thread (see `run`)."""
+        return await self.run(lambda: function(self.engine(), *args))
 
     def engine(self) -> Any:
         current = read_current(self.home)
         if current is None:
             raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
+        damaged = live_damage(self.home, current)  # sizes and times: as a command starts
+        if damaged:
+            self._damaged(current, damaged)
         with self._lock:
             if current["dir"] != self._dir:
                 if self._engine is not None:
@@ -72,13 +158,30 @@ class Library:
 
     def records(self) -> Any:
         """The hand-off records of the live build (read once per build: the translators'
-        pages need them all)."""
+        pages need them all), checked whole against what the build recorded."""
         self.engine()
         with self._lock:
-            if self._records is None:
-                with paths.records_file(self.home).open(encoding="utf-8") as lines:
-                    self._records = list(read_jsonl(lines))
-            return self._records
+            if self._records is not None:
+                return self._records
+        current = read_current(self.home) or {}
+        try:
+            data: bytes | None = paths.records_file(self.home).read_bytes()
+        except OSError:
+            data = None
+        why = records_mismatch(data, current.get("records_checksum"))
+        if data is None or why:
+            self._damaged(current, [why or "records.jsonl is missing"])
+        assert data is not None
+        records = list(read_jsonl(data.splitlines()))
+        with self._lock:
+            if self._dir == current.get("dir"):
+                self._records = records
+        return records
+
+
+def _known(engine: Any, numbers: Any) -> set[str]:
+    """The rule numbers the library has (those a page links)."""
+    return {n for n in numbers if engine.versions.has_key(n)}
 
 
 def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
@@ -121,17 +224,12 @@ def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., 
     async def endpoint(request: Request) -> Response:
         library: Library = request.app.state.library
         try:
-            return JSONResponse(await _in_thread(handler, library, request))
+            engine = handler is not api_sources  # parses read no build: they wait for no search
+            return JSONResponse(await library.run(handler, library, request, engine=engine))
         except payloads.Problem as problem:
             return JSONResponse({"error": str(problem)}, status_code=problem.status)
 
     return endpoint
-
-
-async def _in_thread(function: Callable[..., Any], *args: Any) -> Any:
-    """Run a handler on the event loop's thread: the engine's SQLite connection and Whoosh
-    searcher belong to one thread, and a search takes a few milliseconds of CPU anyway."""
-    return partial(function, *args)()
 
 
 def api_search(library: Library, request: Request) -> dict[str, Any]:
@@ -177,7 +275,7 @@ def api_check(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_sources(library: Library, request: Request) -> dict[str, Any]:
-    return payloads.sources(library.home)
+    return payloads.sources(library.home, write=False)  # no route writes the parse cache
 
 
 # --- the pages --------------------------------------------------------------------------------
@@ -246,21 +344,21 @@ async def home_page(request: Request) -> Response:
         return page("search.html", title="mtgrules — the rules side by side", results=[], **context)
     try:
         filters, show = _filters(request)
-        payload, results, matched = await _in_thread(
-            payloads.search, library.engine(), q, filters, _limit(request, 10), show
+        payload, results, matched = await library.with_engine(
+            payloads.search, q, filters, _limit(request, 10), show
         )
+        known = await library.with_engine(_cited, results)
     except payloads.Problem as problem:
         return page(
             "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
             results=[], **context,
         )  # fmt: skip
-    engine = library.engine()
     return page(
         "search.html",
         title=f"{q} — mtgrules",
         results=[(r, by_language(r, show)) for r in results],
         matched=matched,
-        known=_known(engine, results),
+        known=known,
         suggestions=payload.get("suggestions", []),
         partial="missing" in payload,
         missing=payload.get("missing", []),
@@ -268,7 +366,7 @@ async def home_page(request: Request) -> Response:
     )
 
 
-def _known(engine: Any, results: list[Any]) -> Citations:
+def _cited(engine: Any, results: list[Any]) -> Citations:
     """The rules the results' texts cite that the library has, under their current keys."""
     found = citations(engine.versions, (rec for r in results for rec in r.records))
     return {place: key for place, key in found.items() if engine.versions.has_key(key)}
@@ -281,13 +379,13 @@ async def rule_page(request: Request) -> Response:
     rule = request.path_params["rule"]
     try:
         filters, show = _filters(request)
-        payload, results = await _in_thread(payloads.show, library.engine(), rule, filters, show)
+        payload, results = await library.with_engine(payloads.show, rule, filters, show)
+        known_keys = await library.with_engine(_known, payload["refers_to"])
+        known = await library.with_engine(_cited, results)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=f"{rule} — mtgrules",
                     error=str(problem))  # fmt: skip
-    engine = library.engine()
-    cited = {n for n in payload["refers_to"]}
-    known_keys = {n for n in cited if engine.versions.has_key(n)} | {r.key for r in results}
+    known_keys |= {r.key for r in results}
     stale = {}
     for result in results:
         english = [r for r in result.records if r.lang == "en" and r.kind == "rule"]
@@ -302,7 +400,7 @@ async def rule_page(request: Request) -> Response:
         title=f"{payload['query']} — mtgrules",
         rule=payload["query"],
         results=[(r, by_language(r, show)) for r in results],
-        known=_known(engine, results),
+        known=known,
         known_keys=known_keys,
         payload=payload,
         stale=stale,
@@ -313,7 +411,7 @@ async def term_page(request: Request) -> Response:
     library: Library = request.app.state.library
     term = request.path_params["term"]
     try:
-        payload = await _in_thread(payloads.term, library.engine(), term)
+        payload = await library.with_engine(payloads.term, term)
     except payloads.Problem as problem:
         return page(
             "error.html", status=problem.status, title="term — mtgrules", error=str(problem)
@@ -327,7 +425,7 @@ async def diff_page(request: Request) -> Response:
     query = request.query_params
     title = f"diff {query.get('from', '')} → {query.get('to', '')} — mtgrules"
     try:
-        payload = await _in_thread(api_diff, library, request)
+        payload = await library.run(api_diff, library, request)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=title, error=str(problem))
     return page(
@@ -339,7 +437,7 @@ async def history_page(request: Request) -> Response:
     library: Library = request.app.state.library
     rule = request.path_params["rule"]
     try:
-        payload = await _in_thread(api_history, library, request)
+        payload = await library.run(api_history, library, request)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=f"history {rule} — mtgrules",
                     error=str(problem))  # fmt: skip
@@ -347,7 +445,12 @@ async def history_page(request: Request) -> Response:
 
 
 async def sources_page(request: Request) -> Response:
-    payload = await _in_thread(payloads.sources)
+    library: Library = request.app.state.library
+    try:
+        payload = await library.run(api_sources, library, request, engine=False)
+    except payloads.Problem as problem:
+        return page("error.html", status=problem.status, title="sources — mtgrules",
+                    error=str(problem))  # fmt: skip
     return page("sources.html", title="sources — mtgrules", payload=payload)
 
 
