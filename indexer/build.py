@@ -17,9 +17,11 @@ from pathlib import Path
 
 from corpus import library, paths
 from corpus.alignment import align_documents, overrides
-from corpus.documents import doc_of_layout
+from corpus.documents import doc_of_key, doc_of_layout
+from corpus.editions import by_edition
 from corpus.enrichment import with_terms
 from corpus.following import edition_numbers, followings
+from corpus.identity import identity
 from corpus.paths import TERMBASE, TERMBASE_READY
 from corpus.records import Document, Record
 from corpus.term_learning import learning_records, prepare
@@ -143,6 +145,8 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
                 english_concepts,
             )
         )
+        # Meanwhile too: which rule each English rule is, through every renumbering.
+        rules = identity(by_edition([r for r in raw if doc_of_key(r.key) == "cr"], "en"))
         termbase = learned.result()
     references = [r for r in learning if r.lang == "en"]
     del learning, prepared
@@ -153,6 +157,8 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
     del raw
     records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
     del enriched
+    for at, record in enumerate(records):
+        records[at] = rules.rekeyed(record)  # in place: each record moved is let go of at once
     saved = BuildState(
         translated_raw=translated_raw,
         translated=[r for r in records if r.lang != "en"],
@@ -162,6 +168,7 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
         numbers=numbers,
         followed={source: f.edition for source, f in follows.items()},
         english_concepts=english_concepts,
+        identity=rules,
     )
     return FullBuild(records, saved, termbase, english)
 
@@ -186,7 +193,7 @@ def _write_full(
         paths.index_root(home).mkdir(parents=True, exist_ok=True)
         prefix = f"build-{plan.fingerprint[:8]}-"
         folder = Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(home)))
-        unique = write_index(records, folder, progress, alongside)
+        unique = write_index(records, folder, progress, alongside, saved.identity)
         write_outdated(folder, sorted(english))
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used

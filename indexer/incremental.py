@@ -11,6 +11,7 @@ full."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -24,8 +25,10 @@ from whoosh import index
 from corpus import paths
 from corpus.alignment import align_documents, overrides
 from corpus.dates import in_effect
+from corpus.editions import by_edition
 from corpus.enrichment import with_terms
 from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
+from corpus.identity import Identity
 from corpus.paths import (
     MEANING_READY,
     MEANING_ROWS,
@@ -71,6 +74,8 @@ class Additions:
     followed: dict[str, str]
     added: list[Version]  # versions to index
     changed: dict[str, Membership]  # known versions' new memberships
+    rules: Identity  # the rules' identity, the new editions added
+    renamed: dict[str, str]  # keys the new editions renumber (old -> new)
 
 
 def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
@@ -96,6 +101,11 @@ def prepare_additions(plan: Plan) -> Additions | str:
     if not plan.live_verified and zlib.crc32(old_records) != saved.checksum:
         return "records.jsonl is not the one the live build wrote"
     new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
+    rules = saved.identity
+    renamed = _renumbered(rules, new_raw)
+    if renamed is None:
+        return "an edition older than the newest loaded: every chain could change"
+    saved.translated = [_renamed(r, renamed) for r in saved.translated]
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
     if _numbering_moves(saved, numbers):
         return "a translation now follows another edition by its numbering"
@@ -120,18 +130,18 @@ def prepare_additions(plan: Plan) -> Additions | str:
     english = dict(saved.english)
     for document in new_documents:
         english[str(document.edition)] = [document.source]
-    new_english = with_terms(new_raw, termbase, saved.english_concepts)
+    new_english = [rules.rekeyed(r) for r in with_terms(new_raw, termbase, saved.english_concepts)]
     forced = overrides(paths.user_overrides(home))
     translated = _realigned(saved, english, new_english, termbase, numbers, forced)
     if translated is None:
         return "a translation would follow an edition by its numbering"
 
-    merged = _merged_versions(sidestore.memberships(live), new_english)
+    merged = _merged_versions(sidestore.memberships(live), new_english, rules)
     if merged is None:
         return "a new edition is older than a document it shares versions with"
     changed, added = merged
-    old_translated = {v.vid for v in versions(saved.translated)}
-    new_translated = {v.vid: v for v in versions(translated)}
+    old_translated = {v.vid for v in versions(saved.translated, rules)}
+    new_translated = {v.vid: v for v in versions(translated, rules)}
     if old_translated - set(new_translated):
         # Whoosh counts deleted documents in its statistics until segments merge: a removed
         # version would leave scores a little different from a full build's.
@@ -153,6 +163,8 @@ def prepare_additions(plan: Plan) -> Additions | str:
         followed,
         added,
         changed,
+        rules,
+        renamed,
     )
 
 
@@ -170,9 +182,11 @@ def write_additions(plan: Plan, work: Additions) -> tuple[Path, int, int]:
         _link_index(live, folder)
         shutil.copy2(live / SIDESTORE, folder / SIDESTORE)
         _write_whoosh(folder, work.added)
-        sidestore.update(folder, work.added, work.changed)
+        sidestore.update(folder, work.added, work.changed, work.rules, work.renamed)
         write_outdated(folder, sorted(work.english))
-        _rewrite_records(home, saved, work.old_records, work.new_english, work.translated)
+        _rewrite_records(
+            home, saved, work.old_records, work.new_english, work.translated, work.renamed
+        )
         records = current.records + len(work.new_english)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
@@ -207,14 +221,33 @@ def write_additions(plan: Plan, work: Additions) -> tuple[Path, int, int]:
     return folder, records, count
 
 
+def _renumbered(rules: Identity, new_raw: list[Record]) -> dict[str, str] | None:
+    """The new editions added to the rules' identity, newest last: every key they rename
+    (old -> new), or None when one is older than the newest loaded (a full build)."""
+    renamed: dict[str, str] = {}
+    by_date = by_edition(new_raw, "en")
+    if rules.newest is not None and min(by_date, default="9") <= rules.newest:
+        return None
+    for edition, records in by_date.items():
+        step = rules.extended(edition, records)
+        renamed = {old: step.get(new, new) for old, new in renamed.items()}
+        renamed.update({old: new for old, new in step.items() if old not in renamed})
+    return {old: new for old, new in renamed.items() if old != new}
+
+
+def _renamed(record: Record, renamed: dict[str, str]) -> Record:
+    key = renamed.get(record.key)
+    return record if key is None else record.but(key=key)
+
+
 def _merged_versions(
-    rows: dict[str, Membership], new_english: list[Record]
+    rows: dict[str, Membership], new_english: list[Record], rules: Identity
 ) -> tuple[dict[str, Membership], list[Version]] | None:
     """The new editions' versions merged into the index's: (the changed memberships of known
     versions, the versions to add), or None when a full build is needed."""
     changed: dict[str, Membership] = {}
     added: list[Version] = []
-    for version in versions(new_english):
+    for version in versions(new_english, rules):
         if version.vid not in rows:
             added.append(version)
             continue
@@ -277,7 +310,7 @@ def _realigned(
     if any(f.method == "numbering" for f in follows.values()):
         return None
     realigned = [
-        r
+        saved.identity.rekeyed(r)
         for r in align_documents(with_terms(raw, termbase) + reference, follows, forced)
         if r.lang != "en"
     ]
@@ -307,10 +340,15 @@ def _write_whoosh(folder: Path, added: list[Version]) -> None:
 
 
 def _rewrite_records(
-    home: Path, saved: BuildState, old: bytes, new_english: list[Record], translated: list[Record]
+    home: Path,
+    saved: BuildState,
+    old: bytes,
+    new_english: list[Record],
+    translated: list[Record],
+    renamed: dict[str, str],
 ) -> None:
     """records.jsonl with the new editions' lines and the translations' current ones; every
-    other document's lines copied as they were."""
+    other document's lines copied as they were, under their renamed keys."""
     fresh = {source: chunk(group) for source, group in by_source(translated)}
     fresh.update({source: chunk(group) for source, group in by_source(new_english)})
     previous = dict(saved.offsets)
@@ -320,6 +358,17 @@ def _rewrite_records(
         if source in fresh:
             return fresh[source]
         start, length = previous[source]
-        return old[start : start + length]
+        lines = old[start : start + length]
+        return _KEY.sub(lambda m: _renamed_key(m, renamed), lines) if renamed else lines
 
     write_records(home, ((s, data(s)) for s in sources), saved)
+
+
+# A record's key in its records.jsonl line: right after its lines (record_json's field order),
+# where no text can put the same characters (a quote in a text is escaped).
+_KEY = re.compile(rb'(,"lines":\[\d+,\d+\],"key":")([^"]*)(")')
+
+
+def _renamed_key(match: re.Match[bytes], renamed: dict[str, str]) -> bytes:
+    key = renamed.get(match[2].decode("utf-8"))
+    return match[0] if key is None else match[1] + key.encode("utf-8") + match[3]

@@ -16,7 +16,7 @@ from corpus.numbers import cited_numbers, sort_key
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from corpus.text import fold
 from corpus.words import plural
-from indexer.sidestore import Reader
+from indexer.sidestore import CurrentKeys, Reader
 from search import present, rank
 from search.errors import UnknownEdition
 from search.parse import Query, is_stop_word, languages_of, parse
@@ -74,7 +74,9 @@ class Engine:
     def _columns(self) -> tuple[Any, Any]:
         """Each document's key and language, by document number."""
         reader = self.searcher.reader()
-        return reader.column_reader("key"), reader.column_reader("lang")
+        # Whoosh keeps each rule's origin; a renumbering renames the current key beside it.
+        keys = CurrentKeys(reader.column_reader("key"), self.versions.current_keys())
+        return keys, reader.column_reader("lang")
 
     @cached_property
     def _outdated(self) -> set[int]:

@@ -16,7 +16,8 @@ from corpus.dates import resolve_edition, typed_edition
 from corpus.documents import doc_of_key, doc_of_layout, written_key
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, cited_numbers, sort_key
+from corpus.numbers import RuleNumber, sort_key
+from search import renumbering
 from search.errors import Problem, QueryError
 from search.query import as_number
 from search.results import SearchOutcome
@@ -75,17 +76,24 @@ def show(
         filters = engine.with_edition(filters)
     except QueryError as error:
         raise Problem.of(error) from None
-    results = engine.lookup(number, filters)
+    # A number of another edition is looked up under its rule's current key.
+    asked = renumbering.as_of(engine, number, filters.edition) if filters.edition else None
+    if asked is not None and asked.key is not None and asked.number == number:
+        results = renumbering.gone(engine, asked.key, filters)  # not in the newest edition
+    else:
+        results = engine.lookup(asked.number if asked else number, filters)
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
     keys = {r.key for r in results}
-    cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec.text)})
+    cites = renumbering.cited_keys(engine.versions, (rec for r in results for rec in r.records))
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],
         "refers_to": [n for n in cites if n not in keys],
-        "referred_by": engine.referring_to(number.number),
+        "referred_by": engine.referring_to(asked.key if asked and asked.key else number.number),
     }
+    if asked is not None and asked.note:
+        payload["note"] = asked.note
     return payload, results
 
 
@@ -183,7 +191,11 @@ def diff(
         # A translation's editions are the English editions its documents follow.
         editions = by_edition(records, lang, followed=lang != "en")
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
-        changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
+        # Through the editions loaded between: a rule is paired as its identity chains it.
+        between = [editions[e] for e in editions if old < e < new]
+        changes = compare(
+            editions[old], editions[new], ignore_typography=ignore_typography, through=between
+        )
         if part:
             changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
         payloads.append(

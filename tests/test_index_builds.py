@@ -26,7 +26,7 @@ def test_killed_build_leaves_previous_index_answering(home: Path, monkeypatch: p
     first = build(home)
     assert first.built and read_current(home)["dir"] == first.folder.name
 
-    def dying(records, folder, progress=None, alongside=None):
+    def dying(records, folder, progress=None, alongside=None, rules=None):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "half-written").write_text("x")
         raise KeyboardInterrupt
@@ -104,7 +104,7 @@ def test_failed_refresh_keeps_the_previous_index(home: Path, monkeypatch: pytest
         "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
     )
 
-    def full_disk(records, folder, progress=None, alongside=None):
+    def full_disk(records, folder, progress=None, alongside=None, rules=None):
         folder.mkdir(parents=True, exist_ok=True)
         raise OSError(errno.ENOSPC, "No space left on device")
 

@@ -35,6 +35,7 @@ from indexer.store import Current, live_build
 from search import payloads
 from search.engine import Engine
 from search.render import by_language, matched_spans
+from search.renumbering import Citations, citations, numbering
 from search.results import Filters
 
 HERE = Path(__file__).parent
@@ -306,10 +307,12 @@ def _environment() -> Environment:
 
 
 def linked(
-    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
+    record: StoredRecord, known: Citations | None = None, matched: set[str] | None = None
 ) -> Markup:
-    """A record's text escaped, each cited rule a link (to a rule the library has), the words
-    the query matched marked as the terminal marks them."""
+    """A record's text escaped, each cited rule a link (to the rule's current key, when the
+    library has it: "rule 725" of a 2025 text is today's 726), the words the query matched
+    marked as the terminal marks them."""
+    numbered = numbering(record)
     text = record.text
     judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
     links = (
@@ -331,8 +334,9 @@ def linked(
         piece = text[start:end]
         if kind == "mark":
             pieces.append(Markup("<mark>{}</mark>").format(piece))
-        elif known is None or kind in known:
-            pieces.append(Markup('<a href="{0}">{1}</a>').format(rule_href(kind), piece))
+        elif known is None or (numbered, kind) in known:
+            target = known[numbered, kind] if known else kind
+            pieces.append(Markup('<a href="{0}">{1}</a>').format(rule_href(target), piece))
         else:
             pieces.append(escape(piece))
         position = end
@@ -371,11 +375,7 @@ async def home_page(request: Request) -> Response:
         payload, results, matched = await library.with_engine(
             payloads.search, q, filters, _limit(request, 10), show
         )
-        cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
-        cited |= {
-            c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)
-        }
-        known = await library.with_engine(_known, cited)
+        known = await library.with_engine(_cited, results)
     except payloads.Problem as problem:
         return page(
             "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
@@ -392,6 +392,21 @@ async def home_page(request: Request) -> Response:
         missing=payload.get("missing", []),
         **context,
     )
+
+
+def _cited(engine: Any, results: list[Any]) -> Citations:
+    """The rules the results' texts cite that the library has, under their current keys."""
+    records = [rec for r in results for rec in r.records]
+    found = citations(engine.versions, records)
+    # A judge document's citations are keys already ("see section 4.4" is MTR 4.4).
+    found.update(
+        {
+            (numbering(rec), c.target): c.target
+            for rec in records
+            for c in cited_in(rec.text, rec.key)
+        }
+    )
+    return {place: key for place, key in found.items() if engine.versions.has_key(key)}
 
 
 async def rule_page(request: Request) -> Response:
@@ -412,11 +427,12 @@ async def _rule_page(request: Request, rule: str) -> Response:
     try:
         filters, show = _filters(request)
         payload, results = await library.with_engine(payloads.show, rule, filters, show)
-        known = await library.with_engine(_known, payload["refers_to"])
+        known_keys = await library.with_engine(_known, payload["refers_to"])
+        known = await library.with_engine(_cited, results)
     except payloads.Problem as problem:
         return page("error.html", status=problem.status, title=f"{rule} — mtgrules",
                     error=str(problem))  # fmt: skip
-    known |= {r.key for r in results}
+    known_keys |= {r.key for r in results}
     stale = {}
     for result in results:
         english = [r for r in result.records if r.lang == "en" and r.kind == "rule"]
@@ -432,6 +448,7 @@ async def _rule_page(request: Request, rule: str) -> Response:
         rule=payload["query"],
         results=[(r, by_language(r, show)) for r in results],
         known=known,
+        known_keys=known_keys,
         payload=payload,
         stale=stale,
     )
