@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from itertools import pairwise
 
 from corpus.following import followed
 from corpus.numbers import CITATION, RuleNumber, depth, parent_of, section_of, sort_key
@@ -120,18 +121,23 @@ def compare(
     new_records: Sequence[Record],
     *,
     ignore_typography: bool = False,
+    through: Sequence[Sequence[Record]] = (),
 ) -> list[Change]:
     """Every difference between two editions' rules; unchanged rules are not listed. With
-    `ignore_typography`, quotes, apostrophes, dashes and spaces of any form are one."""
+    `ignore_typography`, quotes, apostrophes, dashes and spaces of any form are one. With
+    `through` (the editions between the two), a rule is paired as the chain of consecutive
+    editions pairs it (corpus/identity.py): a rule removed in between and another added later
+    are two rules, however alike."""
     old, new = rules_of(old_records), rules_of(new_records)
     fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
-    pairs = _Pairing(old, new, fold)
-    for level in (0, 1, 2):
-        pairs.level(level)
-    # Last, a text that changed depth unchanged (903.11 became 903.11a when a rule was put
-    # before it): the same long text anywhere.
-    olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
-    pairs.pair_same_text(olds, news, lambda t: t, anywhere=False)
+    if through:
+        pairs = _Pairing(old, new, fold)
+        at_old = {r.number: i for i, r in reversed(list(enumerate(old)))}
+        at_new = {r.number: j for j, r in reversed(list(enumerate(new)))}
+        for a, b in chained([old_records, *through, new_records]).items():
+            pairs.pair(at_old[a], at_new[b])
+    else:
+        pairs = _paired(old, new, fold)
     found = (pairs.change(i, j) for i, j in pairs.matched.items())
     changes = [c for c in found if c is not None]
     changes += [
@@ -149,6 +155,39 @@ def compare(
         changes,
         key=lambda c: (c.sort_number, sort_key(c.old.number or "") if c.old else (0, 0, 0, "")),
     )
+
+
+def matches(old_records: Sequence[Record], new_records: Sequence[Record]) -> dict[str, str]:
+    """Old rule number -> the new number of the same rule, for every rule `compare` pairs
+    (unchanged ones too): what rule identity chains across editions (corpus/identity.py).
+    The pairing alone, without the diffs, which cost as much again."""
+    old, new = rules_of(old_records), rules_of(new_records)
+    pairs = _paired(old, new, lambda t: t)
+    found: dict[str, str] = {}
+    for i, j in pairs.matched.items():
+        found.setdefault(old[i].number or "", new[j].number or "")
+    return found
+
+
+def chained(editions: Sequence[Sequence[Record]]) -> dict[str, str]:
+    """First edition's rule number -> the last edition's number of the same rule, through
+    the pairings of each consecutive two."""
+    found = matches(editions[0], editions[1])
+    for before, after in pairwise(editions[1:]):
+        step = matches(before, after)
+        found = {a: step[b] for a, b in found.items() if b in step}
+    return found
+
+
+def _paired(old: list[Record], new: list[Record], fold: Callable[[str], str]) -> _Pairing:
+    pairs = _Pairing(old, new, fold)
+    for level in (0, 1, 2):
+        pairs.level(level)
+    # Last, a text that changed depth unchanged (903.11 became 903.11a when a rule was put
+    # before it): the same long text anywhere.
+    olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
+    pairs.pair_same_text(olds, news, lambda t: t, anywhere=False)
+    return pairs
 
 
 class _Pairing:
@@ -182,7 +221,7 @@ class _Pairing:
     def free(self, olds: list[int], news: list[int]) -> tuple[list[int], list[int]]:
         return [i for i in olds if i not in self.matched], [j for j in news if j not in self._taken]
 
-    def _pair(self, i: int, j: int) -> None:
+    def pair(self, i: int, j: int) -> None:
         self.matched[i] = j
         self._taken.add(j)
 
@@ -201,7 +240,7 @@ class _Pairing:
             if j is None or j in self._taken:
                 continue
             if similarity(self.old_text[i], self.new_text[j]) >= CHANGED_MIN:
-                self._pair(i, j)
+                self.pair(i, j)
         # The most similar texts, best first, within a section and depth.
         olds, news = self.free(olds, news)
         self._pair_best(olds, news, least, same_parent)
@@ -227,7 +266,7 @@ class _Pairing:
             for i in mine:
                 same = numbers.get(self.old[i].number)
                 if same is not None and same not in self._taken:
-                    self._pair(i, same)
+                    self.pair(i, same)
                 else:
                     rest_old.append(i)
             rest_new = [j for j in theirs if j not in self._taken]
@@ -235,7 +274,7 @@ class _Pairing:
                 a, b = self.old[i].number or "", self.new[j].number or ""
                 near = depth(a) == 0 or _same_section(a, b)
                 if anywhere or near or len(text) > 40:
-                    self._pair(i, j)
+                    self.pair(i, j)
 
     def _pair_best(self, olds: list[int], news: list[int], least: float, same_parent: bool) -> None:
         candidates: list[tuple[float, tuple[object, ...], int, int]] = []
@@ -257,7 +296,7 @@ class _Pairing:
                     candidates.append((-ratio, tie, i, j))
         for _, _, i, j in sorted(candidates):
             if i not in self.matched and j not in self._taken:
-                self._pair(i, j)
+                self.pair(i, j)
 
     def change(self, i: int, j: int) -> Change | None:
         a, b = self.old[i], self.new[j]
@@ -442,7 +481,9 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
         listed: set[str] = set()
         today = {r.number: r for r in rules_of(english[newest])} if start == newest else {}
         for record in records:
-            change, since = at.get(record.key), start
+            # By number: as the edition it follows prints it (its key is today's number).
+            looked = record.key if by_content else record.number or record.key
+            change, since = at.get(looked), start
             if change is None and record.key in today and record.original is not None:
                 # A catalogue says the English it translated (a fuzzy entry's previous msgid).
                 change, since = _against(record, today[record.key]), "its previous msgid"

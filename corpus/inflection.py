@@ -14,6 +14,9 @@ from corpus.text import fold
 # other words.
 _ENDINGS = {code: lang.inflection_endings for code, lang in LANGUAGES.items()}
 _SHORTEST_COMMON = 3
+# Verb endings that make a verb of a bare word ("déserter" of "désert"): a French word with one
+# is an inflection only of a word with an ending too ("piocher" of "piochez", "pioche").
+_VERB_OF_BARE = {"fr": frozenset(["er", "ez", "ent"])}
 
 
 @lru_cache(maxsize=100_000)
@@ -29,7 +32,13 @@ def inflected_alike(written: str, term: str, lang: str) -> bool:
             break
         common += 1
     endings = _FOLDED.get(lang, _FOLDED["en"])
-    return common >= _SHORTEST_COMMON and a[common:] in endings and b[common:] in endings
+    verbs = _VERB_OF_BARE.get(lang, frozenset())
+    # The common part may end inside both endings ("pioche-r", "pioche-z": "pioch" + er, ez).
+    for end in range(common, _SHORTEST_COMMON - 1, -1):
+        ends = {a[end:], b[end:]}
+        if ends <= endings and not ("" in ends and ends & verbs):
+            return True
+    return False
 
 
 # Compared as folded, like the words ("é" is "e").

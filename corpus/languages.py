@@ -207,7 +207,24 @@ LANGUAGES: dict[str, Language] = {
         extra_stop_words=frozenset(["jusqu", "lorsqu", "puisqu", "quelqu"]),
         elides=True,
         inflection_endings=frozenset(
-            ["", "s", "x", "e", "es", "er", "é", "ée", "és", "ées", "ent", "aux", "al", "le", "les"]
+            [
+                "",
+                "s",
+                "x",
+                "e",
+                "es",
+                "er",
+                "ez",
+                "é",
+                "ée",
+                "és",
+                "ées",
+                "ent",
+                "aux",
+                "al",
+                "le",
+                "les",
+            ]
         ),
         question_words=frozenset(
             (

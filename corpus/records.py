@@ -149,6 +149,9 @@ class StoredRecord(Record):
             out["penalty"] = self.penalty
         if len(self.editions) > 1:
             out["editions"] = list(self.editions)
+        if self.editions:
+            # The span of editions that carry this very text, as the terminal and web show it.
+            out["span"] = [self.editions[0], self.editions[-1]]
         return out
 
 

@@ -55,6 +55,8 @@ class Pair:
     source: str
     title: bool = False  # a heading, headword, list item or name: the whole is one term
     weight: int = 1  # how many times it occurs (cards printed with this type line)
+    first: str = ""  # the earliest and latest date it was printed ("2003-02-03"), if known
+    last: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class Learned:
     count: int
     confidence: float
     sources: tuple[str, ...]  # up to three places it was seen
+    first: str = ""  # the dates of the earliest and latest text that pairs them, if dated
+    last: str = ""
 
 
 # -- the parallel text -------------------------------------------------------------------------
@@ -274,6 +278,7 @@ def extract(
     titled: dict[tuple[str, str], set[str]] = defaultdict(set)
     where: dict[tuple[str, str, str], list[str]] = defaultdict(list)
     around: dict[tuple[str, str], Counter[tuple[str, str]]] = defaultdict(Counter)
+    dated: dict[tuple[str, str, str], list[str]] = {}  # (lang, term, phrase) -> [first, last]
     for pair, linked in zip(pairs, links, strict=True):
         english, foreign = tokens(pair.english), tokens(pair.foreign, pair.lang)
         if pair.title and english_key(english) in terms and 0 < len(foreign) <= MAX_WORDS:
@@ -292,6 +297,9 @@ def extract(
             seen[pair.lang, term][phrase] += pair.weight
             if len(where[pair.lang, term, phrase]) < 3:
                 where[pair.lang, term, phrase].append(pair.source)
+            if pair.first:
+                dates = dated.setdefault((pair.lang, term, phrase), [pair.first, pair.last])
+                dates[0], dates[1] = min(dates[0], pair.first), max(dates[1], pair.last)
     learned = []
     for (lang, term), phrases in seen.items():
         titles = titled.get((lang, term), set())
@@ -306,8 +314,20 @@ def extract(
                 sources = tuple(dict.fromkeys(s for f in forms for s in where[lang, term, f]))
                 # One form stands for its inflections (the term base matches them all).
                 whole = _completed(phrase, around[lang, phrase], phrases[phrase], lang)
+                spans = [dated[lang, term, f] for f in forms if (lang, term, f) in dated]
+                first = min((s[0] for s in spans), default="")
+                last = max((s[1] for s in spans), default="")
                 learned.append(
-                    Learned(terms[term], lang, whole, count, round(confidence, 3), sources[:3])
+                    Learned(
+                        terms[term],
+                        lang,
+                        whole,
+                        count,
+                        round(confidence, 3),
+                        sources[:3],
+                        first,
+                        last,
+                    )
                 )
     return sorted(_competitive(learned), key=lambda t: (t.lang, t.english, -t.count, t.term))
 

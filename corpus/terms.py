@@ -12,7 +12,7 @@ import csv
 import json
 import pickle
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,16 @@ class Term:
     count: int = 0  # learned: times the aligned text pairs them
     confidence: float | None = None  # learned: their share of the English term's occurrences
 
+    @property
+    def shown(self) -> bool:
+        """Whether `term` shows it: not a learned pair too unsure to be a term."""
+        return self.confidence is None or self.confidence >= SHOWN_CONFIDENCE
+
+    @property
+    def obsolete(self) -> bool:
+        """A term no longer in use: its period ends ("2003-2021")."""
+        return bool(self.period) and not str(self.period).endswith("-")
+
 
 def _rows(name: str) -> list[list[str]]:
     text = (DATA / name).read_text("utf-8")
@@ -50,31 +60,88 @@ def _rows(name: str) -> list[list[str]]:
     ]
 
 
+SHOWN_CONFIDENCE = 0.1
+"""Learned pairs below this share of their English term's occurrences are not shown by `term`.
+The aligner keeps nothing below 0.25 (MIN_CONFIDENCE), so only keyword lines paired item by item
+fall under it, and of those the misreadings of a line seen once or twice sit at 0.022 or below
+("menace" it "menace" 0.006, "flying" fr "défenseur ciblée" 0.001, "suspend" fr "suspend"
+0.022), the least sure real name at 0.18 ("myriad" fr "myriade", 3 of 17 lines)."""
+
+
 @cache
 def static_terms() -> tuple[Term, ...]:
     """What the library's own parallel text may not teach: pairs learned offline from MTGJSON
     card text (scripts/derive-terms), the curated rows and the mechanics table."""
-    terms = []
-    for english, lang, term, count, confidence in _rows("terms-mtgjson.tsv")[1:]:
-        terms.append(
-            Term(
-                english,
-                lang,
-                term,
-                f"learned from MTGJSON card text: {count} aligned lines, "
-                f"confidence {float(confidence):.2f}",
-                count=int(count),
-                confidence=float(confidence),
+    learned = []
+    for row in _rows("terms-mtgjson.tsv")[1:]:
+        english, lang, term, count, confidence = row[:5]
+        first, last = [*row[5:7], "", ""][:2]  # release dates of the sets that print it
+        learned.append(
+            (
+                Term(
+                    english,
+                    lang,
+                    term,
+                    f"learned from MTGJSON card text: {count} aligned lines, "
+                    f"confidence {float(confidence):.2f}"
+                    + (f", printed {first[:4]}-{last[:4]}" if first else ""),
+                    count=int(count),
+                    confidence=float(confidence),
+                ),
+                first,
+                last,
             )
         )
-    for english, lang, term, period, source in _rows("terms-curated.tsv"):
-        terms.append(
-            Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
-        )
+    curated = [
+        Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
+        for english, lang, term, period, source in _rows("terms-curated.tsv")
+    ]
+    terms = [*_dated(learned, curated), *curated]
     for mechanic in mechanics():
         for lang, names in mechanic.names.items():
             terms.extend(Term(mechanic.english, lang, n, "mechanics table") for n in names)
     return tuple(terms)
+
+
+DATED_COUNT = 10  # lines a learned term and its successor must each be seen on to date it
+
+
+def _dated(learned: list[tuple[Term, str, str]], curated: list[Term]) -> list[Term]:
+    """The learned terms, those no longer in use with their period: a term whose cards stop
+    printing it before another term of the same concept and language starts ("mana value" it
+    "costo di mana convertito" on cards 2003-2021, "valore di mana" since 2021; "any target" fr
+    "cible créature ou joueur" 2003-2018, "importe quelle cible" since) is obsolete. Both must be
+    seen on DATED_COUNT lines, or a pair seen on a few cards of one set would date its rival.
+    A curated row's period ("2021-") says the year its term started: a term last printed that
+    year or before is replaced by it. Periods are shown in years."""
+    starts: dict[tuple[str, str], list[tuple[str, str]]] = {}  # -> [(first date, term)]
+    for term, first, _ in learned:
+        if first and term.count >= DATED_COUNT:
+            starts.setdefault((term.lang, term.english.lower()), []).append((first, term.term))
+    for row in curated:
+        if row.period and row.period[:4].isdigit():
+            # After the year's last day: a term last printed that year or before is replaced.
+            start = (row.period[:4] + "-13", row.term)
+            starts.setdefault((row.lang, row.english.lower()), []).append(start)
+    dated = []
+    for term, first, last in learned:
+        later = [
+            other
+            for start, other in starts.get((term.lang, term.english.lower()), [])
+            if last and start > last and not _alike(other, term.term, term.lang)
+        ]
+        if later and term.count >= DATED_COUNT and term.shown:
+            term = replace(term, period=f"{first[:4]}-{last[:4]}")
+        dated.append(term)
+    return dated
+
+
+def _alike(a: str, b: str, lang: str) -> bool:
+    """Whether two terms are the same words, inflected or not ("Terraferma", "terraferma")."""
+    first, second = a.lower().split(), b.lower().split()
+    return len(first) == len(second) and all(
+        inflected_alike(x, y, lang) for x, y in zip(first, second, strict=True)
+    )
 
 
 def unlearned(curated: Iterable[Term], learned: Sequence[Term]) -> list[Term]:
@@ -160,6 +227,7 @@ class TermBase:
         # (language, stems) -> the concepts of that key, each with the words of its term as
         # written: a text or query names a concept only when written like its term.
         self._seen: dict[tuple[str, tuple[str, ...], tuple[str, ...]], set[str]] = {}
+        self._forget()
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
         for term in self.terms:
@@ -216,6 +284,7 @@ class TermBase:
         termbase = object.__new__(cls)
         termbase.terms, termbase.english, termbase._by_stems, termbase._written = pickle.loads(data)
         termbase._seen = {}
+        termbase._forget()
         return termbase
 
     @classmethod
@@ -267,13 +336,21 @@ class TermBase:
             }
         return found
 
-    @cache  # noqa: B019 - one term base per build, kept for its lifetime
+    def _forget(self) -> None:
+        """The lookup tables made on first use, kept on the instance (a functools.cache on a
+        method would keep every term base alive for the process: `serve` makes one per
+        rebuild)."""
+        self._starts_table: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
+        self._english_table: dict[str, list[Term]] | None = None
+
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
         """(language, first stem) -> every term key that begins with it, shortest first."""
-        starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
-        for lang, key in sorted(self._by_stems, key=lambda k: len(k[1])):
-            starts.setdefault((lang, key[0]), []).append(key)
-        return starts
+        if self._starts_table is None:
+            starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
+            for lang, key in sorted(self._by_stems, key=lambda k: len(k[1])):
+                starts.setdefault((lang, key[0]), []).append(key)
+            self._starts_table = starts
+        return self._starts_table
 
     def english_for(self, phrase: str) -> set[str]:
         """English concepts a word or phrase in any of the translated languages names."""
@@ -304,12 +381,13 @@ class TermBase:
         by_english = self._by_english()
         return [t for concept in sorted(wanted) for t in by_english.get(concept, ())]
 
-    @cache  # noqa: B019 - one term base per build, kept for its lifetime
     def _by_english(self) -> dict[str, list[Term]]:
-        found: dict[str, list[Term]] = {}
-        for term in self.terms:
-            found.setdefault(term.english.lower(), []).append(term)
-        return found
+        if self._english_table is None:
+            found: dict[str, list[Term]] = {}
+            for term in self.terms:
+                found.setdefault(term.english.lower(), []).append(term)
+            self._english_table = found
+        return self._english_table
 
     def composed(self, phrase: str) -> set[str]:
         """A two-word phrase whose words name two concepts that together name a third:

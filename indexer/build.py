@@ -17,20 +17,22 @@ from pathlib import Path
 
 from corpus import library, paths
 from corpus.alignment import align_documents, overrides
-from corpus.documents import doc_of_layout
+from corpus.documents import doc_of_key, doc_of_layout
+from corpus.editions import by_edition
 from corpus.enrichment import with_terms
 from corpus.following import edition_numbers, followings
+from corpus.identity import identity
 from corpus.paths import TERMBASE, TERMBASE_READY
-from corpus.records import Document
+from corpus.records import Document, Record
 from corpus.term_learning import learning_records, prepare
 from corpus.terms import TermBase
 from indexer.freshness import code_stamp
-from indexer.incremental import add_editions
+from indexer.incremental import prepare_additions, write_additions
 from indexer.integrity import checksums
 from indexer.masks import write_outdated
 from indexer.plan import Plan, plan
 from indexer.state import BuildState, by_source, chunk, write_records
-from indexer.store import build_lock, cannot_write, write_current
+from indexer.store import Current, build_lock, cannot_write, write_current
 from indexer.versions import Version
 from indexer.writing import Progress, vocabulary_counts, write_index, write_vocabulary
 
@@ -71,23 +73,23 @@ def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
     started = time.monotonic()
     home, current = plan.home, plan.current
     if plan.action == "current" and current is not None:
-        live = paths.index_root(home) / current["dir"]
-        return BuildResult(live, current["records"], current["versions"], (), 0.0, False)
+        live = paths.index_root(home) / current.dir
+        return BuildResult(live, current.records, current.versions, (), 0.0, False)
     if plan.action == "add-editions" and current is not None:
-        added = add_editions(plan)
-        if added is not None:
-            folder, records, count = added
+        additions = prepare_additions(plan)  # or why a full build is needed after all
+        if not isinstance(additions, str):
+            folder, records, count = write_additions(plan, additions)
             _remove_stale_builds(home, keep=folder.name)
-            failures = tuple(current.get("failures", ()))
             seconds = time.monotonic() - started
-            return BuildResult(folder, records, count, failures, seconds, True, True)
+            return BuildResult(folder, records, count, current.failures, seconds, True, True)
     for folder in (home, paths.documents(home), paths.parse_cache(home)):
         library.remove_leftovers(folder, older_than=0 if folder == home else 600.0)
     loaded = library.load(home)
     library.prune_cache(home)
     failures, documents = loaded.failures, list(loaded.documents)
     del loaded  # the build lets go of each stage's records once the next stage has them
-    folder, records_count, count = _build_in_full(plan, documents, failures, progress)
+    full = _prepare_full(plan, documents)
+    folder, records_count, count = _write_full(plan, full, failures, progress)
     _remove_stale_builds(home, keep=folder.name)
     return BuildResult(folder, records_count, count, failures, time.monotonic() - started, True)
 
@@ -105,11 +107,20 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build_in_full(
-    plan: Plan, documents: list[Document], failures: tuple[str, ...], progress: Progress | None
-) -> tuple[Path, int, int]:
+@dataclass
+class FullBuild:
+    """A full build, made in memory: the records to index and the state kept beside them."""
+
+    records: list[Record]  # enriched and aligned, in library order
+    saved: BuildState
+    termbase: TermBase
+    english: dict[str, list[str]]  # edition -> its documents
+
+
+def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
     """Parsed documents (the list is emptied: a full library's records are held several times
-    over in a build, and each copy is let go of as soon as the next exists) to a new build."""
+    over in a build, and each copy is let go of as soon as the next exists) to the records of
+    a new build, term base learned and translations aligned; nothing written."""
     home = plan.home
     english: dict[str, list[str]] = {}
     for document in sorted(documents, key=lambda d: d.source):
@@ -134,6 +145,8 @@ def _build_in_full(
                 english_concepts,
             )
         )
+        # Meanwhile too: which rule each English rule is, through every renumbering.
+        rules = identity(by_edition([r for r in raw if doc_of_key(r.key) == "cr"], "en"))
         termbase = learned.result()
     references = [r for r in learning if r.lang == "en"]
     del learning, prepared
@@ -144,6 +157,8 @@ def _build_in_full(
     del raw
     records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
     del enriched
+    for at, record in enumerate(records):
+        records[at] = rules.rekeyed(record)  # in place: each record moved is let go of at once
     saved = BuildState(
         translated_raw=translated_raw,
         translated=[r for r in records if r.lang != "en"],
@@ -153,7 +168,17 @@ def _build_in_full(
         numbers=numbers,
         followed={source: f.edition for source, f in follows.items()},
         english_concepts=english_concepts,
+        identity=rules,
     )
+    return FullBuild(records, saved, termbase, english)
+
+
+def _write_full(
+    plan: Plan, full: FullBuild, failures: tuple[str, ...], progress: Progress | None
+) -> tuple[Path, int, int]:
+    """A new build folder with the prepared records indexed, the hand-off file, and CURRENT
+    swapped to it."""
+    home, records, saved, english = plan.home, full.records, full.saved, full.english
     folder: Path | None = None
 
     def alongside(unique: list[Version]) -> None:
@@ -168,29 +193,29 @@ def _build_in_full(
         paths.index_root(home).mkdir(parents=True, exist_ok=True)
         prefix = f"build-{plan.fingerprint[:8]}-"
         folder = Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(home)))
-        unique = write_index(records, folder, progress, alongside)
+        unique = write_index(records, folder, progress, alongside, saved.identity)
         write_outdated(folder, sorted(english))
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used
-        (folder / TERMBASE_READY).write_bytes(termbase.to_ready())
+        (folder / TERMBASE_READY).write_bytes(full.termbase.to_ready())
         saved.save(folder)
         write_current(
             home,
-            {
-                "dir": folder.name,
-                "fingerprint": plan.fingerprint,
-                "code": code_stamp(),
-                "files": plan.state,
-                "records": len(records),
-                "versions": len(unique),
-                "failures": list(failures),
-                "english_editions": sorted(english),
-                "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            Current(
+                dir=folder.name,
+                fingerprint=plan.fingerprint,
+                code=code_stamp(),
+                files=plan.state,
+                records=len(records),
+                versions=len(unique),
+                failures=failures,
+                english_editions=tuple(sorted(english)),
+                built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
-                "checksums": checksums(folder),
+                checksums=checksums(folder),
                 # The CRC write_records took while writing it: not read again.
-                "records_checksum": [paths.records_file(home).stat().st_size, saved.checksum],
-            },
+                records_checksum=(paths.records_file(home).stat().st_size, saved.checksum),
+            ),
         )
     except OSError as error:
         if folder is not None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from corpus import paths
 from corpus.library import code_version, source_state
-from indexer.store import read_current
+from indexer.store import live_build
 
 INDEX_VERSION = "7"
 
@@ -44,9 +44,7 @@ def fingerprint(home: Path, state: dict[str, list[Any]]) -> str:
 
 
 def is_fresh(home: Path) -> bool:
-    current = read_current(home)
+    current = live_build(home)
     if current is None:
         return False
-    return bool(
-        current.get("fingerprint") == fingerprint(home, source_state(home, current.get("files")))
-    )
+    return current.fingerprint == fingerprint(home, source_state(home, current.files))

@@ -11,11 +11,13 @@ full."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
 import zlib
 from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from whoosh import index
@@ -23,8 +25,10 @@ from whoosh import index
 from corpus import paths
 from corpus.alignment import align_documents, overrides
 from corpus.dates import in_effect
+from corpus.editions import by_edition
 from corpus.enrichment import with_terms
 from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
+from corpus.identity import Identity
 from corpus.paths import (
     MEANING_READY,
     MEANING_ROWS,
@@ -54,25 +58,57 @@ OWN_FILES = {TERMBASE, TERMBASE_READY, VOCABULARY, STATE, OUTDATED}
 OWN_FILES |= {MEANING_VECTORS, MEANING_ROWS, MEANING_READY}
 
 
+@dataclass(frozen=True)
+class Additions:
+    """Adding the new editions, decided: what to write, nothing of it written yet."""
+
+    live: Path  # the live build's folder
+    saved: BuildState  # the live build's state, as it was
+    old_records: bytes  # records.jsonl, as the live build wrote it
+    termbase: TermBase
+    english: dict[str, list[str]]  # edition -> its documents, the new ones included
+    new_english: list[Record]  # the new editions' records, with their terms
+    translated: list[Record]  # the translations, re-aligned where they follow a new edition
+    references: list[Record]
+    numbers: dict[str, frozenset[str]]
+    followed: dict[str, str]
+    added: list[Version]  # versions to index
+    changed: dict[str, Membership]  # known versions' new memberships
+    rules: Identity  # the rules' identity, the new editions added
+    renamed: dict[str, str]  # keys the new editions renumber (old -> new)
+
+
 def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
     """Carry out an "add-editions" plan: (new build folder, records, versions), or None when
     a full build is needed after all."""
+    additions = prepare_additions(plan)
+    return None if isinstance(additions, str) else write_additions(plan, additions)
+
+
+def prepare_additions(plan: Plan) -> Additions | str:
+    """Every decision of adding the plan's editions, with nothing written: what to write, or
+    why a full build is needed after all."""
     home, current, new_documents = plan.home, plan.current, plan.new_editions
     assert current is not None and new_documents
-    live = paths.index_root(home) / current["dir"]
+    live = paths.index_root(home) / current.dir
     saved = BuildState.load(live)
     if saved is None or not (live / SIDESTORE).exists():
-        return None  # a build of older code, or damaged: a full build replaces it
+        return "a build of older code, or damaged"  # a full build replaces it
     try:
         old_records = paths.records_file(home).read_bytes()
     except OSError:
-        return None
+        return "records.jsonl cannot be read"
     if not plan.live_verified and zlib.crc32(old_records) != saved.checksum:
-        return None  # records.jsonl is not the one the live build wrote
+        return "records.jsonl is not the one the live build wrote"
     new_raw = [r for d in sorted(new_documents, key=lambda d: d.source) for r in d.records]
+    rules = saved.identity
+    renamed = _renumbered(rules, new_raw)
+    if renamed is None:
+        return "an edition older than the newest loaded: every chain could change"
+    saved.translated = [_renamed(r, renamed) for r in saved.translated]
     numbers = {**saved.numbers, **edition_numbers(new_raw)}
     if _numbering_moves(saved, numbers):
-        return None  # a translation now follows another edition by its numbering
+        return "a translation now follows another edition by its numbering"
     follows = followings(saved.translated_raw, numbers)
     followed = {source: f.edition for source, f in follows.items()}
     references = [
@@ -89,33 +125,55 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
         learning = _in_library_order(saved.translated_raw + references)
         termbase = TermBase.from_records(learning, follows, cache=paths.terms_cache(home))
         if termbase.to_json() != saved.termbase:
-            return None  # every record's terms could change
+            return "the term base changes"  # every record's terms could change
 
     english = dict(saved.english)
     for document in new_documents:
         english[str(document.edition)] = [document.source]
-    new_english = with_terms(new_raw, termbase, saved.english_concepts)
+    new_english = [rules.rekeyed(r) for r in with_terms(new_raw, termbase, saved.english_concepts)]
     forced = overrides(paths.user_overrides(home))
     translated = _realigned(saved, english, new_english, termbase, numbers, forced)
     if translated is None:
-        return None
+        return "a translation would follow an edition by its numbering"
 
-    merged = _merged_versions(sidestore.memberships(live), new_english)
+    merged = _merged_versions(sidestore.memberships(live), new_english, rules)
     if merged is None:
-        return None
+        return "a new edition is older than a document it shares versions with"
     changed, added = merged
-    old_translated = {v.vid for v in versions(saved.translated)}
-    new_translated = {v.vid: v for v in versions(translated)}
+    old_translated = {v.vid for v in versions(saved.translated, rules)}
+    new_translated = {v.vid: v for v in versions(translated, rules)}
     if old_translated - set(new_translated):
         # Whoosh counts deleted documents in its statistics until segments merge: a removed
         # version would leave scores a little different from a full build's.
-        return None
+        return "a translated version would be removed"
     added += [v for vid, v in new_translated.items() if vid not in old_translated]
     changed.update(
         {vid: (v.editions, v.sources) for vid, v in new_translated.items() if vid in old_translated}
     )
+    return Additions(
+        live,
+        saved,
+        old_records,
+        termbase,
+        english,
+        new_english,
+        translated,
+        references,
+        numbers,
+        followed,
+        added,
+        changed,
+        rules,
+        renamed,
+    )
 
-    saved.vocabulary += vocabulary_counts(added)
+
+def write_additions(plan: Plan, work: Additions) -> tuple[Path, int, int]:
+    """Write what `prepare_additions` decided: a new build folder (the live one's Whoosh files
+    linked, the new versions added), records.jsonl, and CURRENT swapped to it."""
+    home, current, live, saved = plan.home, plan.current, work.live, work.saved
+    assert current is not None
+    saved.vocabulary += vocabulary_counts(work.added)
     folder: Path | None = None
     try:
         folder = Path(
@@ -123,36 +181,38 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
         )
         _link_index(live, folder)
         shutil.copy2(live / SIDESTORE, folder / SIDESTORE)
-        _write_whoosh(folder, added)
-        sidestore.update(folder, added, changed)
-        write_outdated(folder, sorted(english))
-        _rewrite_records(home, saved, old_records, new_english, translated)
-        records = int(current["records"]) + len(new_english)
+        _write_whoosh(folder, work.added)
+        sidestore.update(folder, work.added, work.changed, work.rules, work.renamed)
+        write_outdated(folder, sorted(work.english))
+        _rewrite_records(
+            home, saved, work.old_records, work.new_english, work.translated, work.renamed
+        )
+        records = current.records + len(work.new_english)
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
-        (folder / TERMBASE_READY).write_bytes(termbase.to_ready())
-        saved.translated = translated
-        saved.references = references
-        saved.english = english
-        saved.numbers = numbers
-        saved.followed = followed
+        (folder / TERMBASE_READY).write_bytes(work.termbase.to_ready())
+        saved.translated = work.translated
+        saved.references = work.references
+        saved.english = work.english
+        saved.numbers = work.numbers
+        saved.followed = work.followed
         saved.save(folder)
-        count = int(current["versions"]) + len(added)
+        count = current.versions + len(work.added)
         write_current(
             home,
-            {
-                **current,
-                "dir": folder.name,
-                "fingerprint": plan.fingerprint,
-                "files": plan.state,
-                "records": records,
-                "versions": count,
-                "english_editions": sorted(english),
-                "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            replace(
+                current,
+                dir=folder.name,
+                fingerprint=plan.fingerprint,
+                files=plan.state,
+                records=records,
+                versions=count,
+                english_editions=tuple(sorted(work.english)),
+                built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
-                "checksums": checksums(folder, live, current.get("checksums")),
-                "records_checksum": [paths.records_file(home).stat().st_size, saved.checksum],
-            },
+                checksums=checksums(folder, live, current.checksums),
+                records_checksum=(paths.records_file(home).stat().st_size, saved.checksum),
+            ),
         )
     except OSError as error:
         if folder is not None:
@@ -161,14 +221,33 @@ def add_editions(plan: Plan) -> tuple[Path, int, int] | None:
     return folder, records, count
 
 
+def _renumbered(rules: Identity, new_raw: list[Record]) -> dict[str, str] | None:
+    """The new editions added to the rules' identity, newest last: every key they rename
+    (old -> new), or None when one is older than the newest loaded (a full build)."""
+    renamed: dict[str, str] = {}
+    by_date = by_edition(new_raw, "en")
+    if rules.newest is not None and min(by_date, default="9") <= rules.newest:
+        return None
+    for edition, records in by_date.items():
+        step = rules.extended(edition, records)
+        renamed = {old: step.get(new, new) for old, new in renamed.items()}
+        renamed.update({old: new for old, new in step.items() if old not in renamed})
+    return {old: new for old, new in renamed.items() if old != new}
+
+
+def _renamed(record: Record, renamed: dict[str, str]) -> Record:
+    key = renamed.get(record.key)
+    return record if key is None else record.but(key=key)
+
+
 def _merged_versions(
-    rows: dict[str, Membership], new_english: list[Record]
+    rows: dict[str, Membership], new_english: list[Record], rules: Identity
 ) -> tuple[dict[str, Membership], list[Version]] | None:
     """The new editions' versions merged into the index's: (the changed memberships of known
     versions, the versions to add), or None when a full build is needed."""
     changed: dict[str, Membership] = {}
     added: list[Version] = []
-    for version in versions(new_english):
+    for version in versions(new_english, rules):
         if version.vid not in rows:
             added.append(version)
             continue
@@ -231,7 +310,7 @@ def _realigned(
     if any(f.method == "numbering" for f in follows.values()):
         return None
     realigned = [
-        r
+        saved.identity.rekeyed(r)
         for r in align_documents(with_terms(raw, termbase) + reference, follows, forced)
         if r.lang != "en"
     ]
@@ -261,10 +340,15 @@ def _write_whoosh(folder: Path, added: list[Version]) -> None:
 
 
 def _rewrite_records(
-    home: Path, saved: BuildState, old: bytes, new_english: list[Record], translated: list[Record]
+    home: Path,
+    saved: BuildState,
+    old: bytes,
+    new_english: list[Record],
+    translated: list[Record],
+    renamed: dict[str, str],
 ) -> None:
     """records.jsonl with the new editions' lines and the translations' current ones; every
-    other document's lines copied as they were."""
+    other document's lines copied as they were, under their renamed keys."""
     fresh = {source: chunk(group) for source, group in by_source(translated)}
     fresh.update({source: chunk(group) for source, group in by_source(new_english)})
     previous = dict(saved.offsets)
@@ -274,6 +358,17 @@ def _rewrite_records(
         if source in fresh:
             return fresh[source]
         start, length = previous[source]
-        return old[start : start + length]
+        lines = old[start : start + length]
+        return _KEY.sub(lambda m: _renamed_key(m, renamed), lines) if renamed else lines
 
     write_records(home, ((s, data(s)) for s in sources), saved)
+
+
+# A record's key in its records.jsonl line: right after its lines (record_json's field order),
+# where no text can put the same characters (a quote in a text is escaped).
+_KEY = re.compile(rb'(,"lines":\[\d+,\d+\],"key":")([^"]*)(")')
+
+
+def _renamed_key(match: re.Match[bytes], renamed: dict[str, str]) -> bytes:
+    key = renamed.get(match[2].decode("utf-8"))
+    return match[0] if key is None else match[1] + key.encode("utf-8") + match[3]

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus import paths
+from indexer.store import Current
 
 SKIPPED = ("WRITELOCK",)  # Whoosh's lock files change without the index changing
 
@@ -89,10 +90,11 @@ def records_damage(path: Path, recorded: list[int] | None) -> str | None:
     return records_mismatch(data, recorded)
 
 
-def live_damage(home: Path, current: dict[str, Any], full: bool = False) -> list[str]:
+def live_damage(home: Path, current: Current, full: bool = False) -> list[str]:
     """What of the live build is damaged or missing: its files (sizes and times; with `full`
     their CRCs too) and the hand-off file (with `full`)."""
-    found = damage(paths.index_root(home) / current["dir"], current.get("checksums") or {}, full)
-    if full and (why := records_damage(paths.records_file(home), current.get("records_checksum"))):
+    found = damage(paths.index_root(home) / current.dir, current.checksums, full)
+    recorded = list(current.records_checksum) if current.records_checksum else None
+    if full and (why := records_damage(paths.records_file(home), recorded)):
         found.append(why)
     return found

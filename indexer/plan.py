@@ -18,7 +18,7 @@ from corpus.library import source_state
 from corpus.paths import user_overrides
 from corpus.records import Document
 from indexer.freshness import code_stamp, fingerprint
-from indexer.store import read_current
+from indexer.store import Current, live_build
 
 MAX_NEW_EDITIONS = 3  # past this a full build, parsing in two processes, is as quick
 
@@ -32,7 +32,7 @@ class Plan:
     why: str  # in a few words, for logs and tests
     state: dict[str, list[Any]]  # every source: [size, mtime_ns, sha256]
     fingerprint: str  # of everything the build is made from (indexer/freshness.py)
-    current: dict[str, Any] | None  # the live build's CURRENT, if there is one
+    current: Current | None  # the live build's CURRENT, if there is one
     new_editions: tuple[Document, ...] = ()  # parsed, for "add-editions"
     live_verified: bool = False  # the live build's files and records.jsonl were just checked
 
@@ -40,9 +40,9 @@ class Plan:
 def plan(home: Path, force: bool = False, verified: str | None = None) -> Plan:
     """Compare the library with the live build: what changed, and what a build should do.
     `verified`: the live build folder the caller has just checked whole (by CRC)."""
-    current = read_current(home)
-    live_verified = current is not None and current.get("dir") == verified
-    state = source_state(home, current.get("files") if current else None)
+    current = live_build(home)
+    live_verified = current is not None and current.dir == verified
+    state = source_state(home, current.files if current else None)
     print_ = fingerprint(home, state)
 
     def decided(action: Action, why: str, new: tuple[Document, ...] = ()) -> Plan:
@@ -52,7 +52,7 @@ def plan(home: Path, force: bool = False, verified: str | None = None) -> Plan:
         return decided("full", "no index yet")
     if force:
         return decided("full", "a rebuild was asked for")
-    if current.get("fingerprint") == print_:
+    if current.fingerprint == print_:
         return decided("current", "nothing changed")
     new, why = _new_english_editions(home, current, state)
     if not new:
@@ -61,12 +61,12 @@ def plan(home: Path, force: bool = False, verified: str | None = None) -> Plan:
 
 
 def _new_english_editions(
-    home: Path, current: dict[str, Any], state: dict[str, list[Any]]
+    home: Path, current: Current, state: dict[str, list[Any]]
 ) -> tuple[tuple[Document, ...], str]:
     """The documents added since the live build, parsed, when that is the only change and
     they are English editions a copy of the live index can take; else why not."""
-    before: dict[str, list[Any]] = current.get("files", {})
-    if current.get("code") != code_stamp():
+    before = current.files
+    if current.code != code_stamp():
         return (), "the code or its data changed"
     if any(name not in state or state[name][2] != entry[2] for name, entry in before.items()):
         return (), "a document changed or was removed"
@@ -89,7 +89,7 @@ def _new_english_editions(
             return (), f"{name} is a judge document, not a CR edition"
         documents.append(document)
     dates = [d.edition for d in documents]
-    known = set(current.get("english_editions", []))
+    known = set(current.english_editions)
     if len(set(dates)) < len(dates) or known & set(dates):
         return (), "a second copy of an edition"  # it changes what the translations follow
     sources = {d.source for d in documents}

@@ -23,6 +23,7 @@ from corpus.text import fold
 from corpus.words import list_items
 
 if TYPE_CHECKING:
+    from corpus.identity import Identity
     from indexer.versions import Version
 
 
@@ -31,15 +32,17 @@ Membership = tuple[tuple[str, ...], tuple[str, ...]]  # (editions, sources)
 _SCHEMA = """
 CREATE TABLE versions (
     vid TEXT PRIMARY KEY, key TEXT, section TEXT, lang TEXT, heading TEXT,
-    editions TEXT, sources TEXT, record TEXT
+    editions TEXT, sources TEXT, record TEXT, origin TEXT, number TEXT
 );
-CREATE TABLE citations (cited TEXT, key TEXT);
+CREATE TABLE citations (cited TEXT, key TEXT);  -- cited: the cited rule's current key
 CREATE TABLE listings (item TEXT, key TEXT);
 """
+_INSERT_VERSION = "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _INDEXES = """
 CREATE INDEX versions_key ON versions (key);
 CREATE INDEX versions_section ON versions (section);
 CREATE INDEX versions_heading ON versions (heading);
+CREATE INDEX versions_number ON versions (number);
 CREATE INDEX citations_cited ON citations (cited);
 CREATE INDEX listings_item ON listings (item);
 """
@@ -65,18 +68,23 @@ def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:
             _join(version.editions),
             _join(version.sources),
             record_json(record).decode("utf-8"),
+            version.origin,
+            record.number or "",
         )
 
 
-def _citations(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
+def _citations(versions: Iterable[Version], rules: Identity | None) -> Iterator[tuple[str, str]]:
+    """(cited rule's current key, citing key): "see rule 725" in a 2025 text cites 726."""
     for version in versions:
         record = version.record
         if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document: its own citations
-            cited_keys = set(cited_by_judge(record.text, record.key))
-        else:
-            cited_keys = set(CITATION.findall(record.text))
-        for cited in cited_keys:
-            yield cited, record.key
+            for cited in set(cited_by_judge(record.text, record.key)):
+                yield cited, record.key
+            continue
+        edition = rules.numbering(record) if rules is not None else None
+        for cited in set(CITATION.findall(record.text)):
+            current = rules.key(edition, cited) if rules is not None and edition else None
+            yield current or cited, record.key
 
 
 def _listings(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
@@ -98,12 +106,12 @@ def _writing(folder: Path) -> sqlite3.Connection:
     return db
 
 
-def write(folder: Path, versions: list[Version]) -> None:
-    """Create the store of a new build."""
+def write(folder: Path, versions: list[Version], rules: Identity | None = None) -> None:
+    """Create the store of a new build (`rules`: the identity the cited numbers follow)."""
     with closing(_writing(folder)) as db:
         db.executescript(_SCHEMA)
-        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(versions))
-        db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(versions))
+        db.executemany(_INSERT_VERSION, _rows(versions))
+        db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(versions, rules))
         db.executemany("INSERT INTO listings VALUES (?, ?)", _listings(versions))
         db.executescript(_INDEXES)
         db.commit()
@@ -115,17 +123,61 @@ def memberships(folder: Path) -> dict[str, Membership]:
     return {vid: (_split(e), _split(s)) for vid, e, s in rows}
 
 
-def update(folder: Path, added: list[Version], changed: dict[str, Membership]) -> None:
-    """Insert the new versions and give the changed ones their new editions and sources."""
+def update(
+    folder: Path,
+    added: list[Version],
+    changed: dict[str, Membership],
+    rules: Identity | None = None,
+    renamed: dict[str, str] | None = None,
+) -> None:
+    """Rename the keys a new edition's renumbering moved, insert the new versions and give the
+    changed ones their new editions and sources."""
     with closing(_writing(folder)) as db:
-        db.executemany("INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", _rows(added))
-        db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(added))
+        if renamed:
+            _rename(db, renamed)
+        db.executemany(_INSERT_VERSION, _rows(added))
+        db.executemany("INSERT INTO citations VALUES (?, ?)", _citations(added, rules))
         db.executemany("INSERT INTO listings VALUES (?, ?)", _listings(added))
         db.executemany(
             "UPDATE versions SET editions = ?, sources = ? WHERE vid = ?",
             ((_join(e), _join(s), vid) for vid, (e, s) in changed.items()),
         )
         db.commit()
+
+
+def _rename(db: sqlite3.Connection, renamed: dict[str, str]) -> None:
+    """Every key (of versions, in their records, of citations and listings) renamed so."""
+    import orjson
+
+    db.execute("CREATE TEMP TABLE renamed (old TEXT PRIMARY KEY, new TEXT)")
+    db.executemany("INSERT INTO renamed VALUES (?, ?)", renamed.items())
+    rows = db.execute(
+        "SELECT vid, key, record FROM versions WHERE key IN (SELECT old FROM renamed)"
+    ).fetchall()
+    updates = []
+    for vid, key, text in rows:
+        record = orjson.loads(text)
+        record["key"] = renamed[key]  # the same field order as record_json writes
+        new = renamed[key]
+        updates.append((new, section_of(new), orjson.dumps(record).decode("utf-8"), vid))
+    db.executemany("UPDATE versions SET key = ?, section = ?, record = ? WHERE vid = ?", updates)
+    for table, column in (("citations", "key"), ("citations", "cited"), ("listings", "key")):
+        db.execute(
+            f"UPDATE {table} SET {column} = (SELECT new FROM renamed WHERE old = {column})"
+            f" WHERE {column} IN (SELECT old FROM renamed)"
+        )
+    db.execute("DROP TABLE renamed")
+
+
+class CurrentKeys:
+    """A Whoosh key column (rule origins) read as current keys, by document number."""
+
+    def __init__(self, column: Any, renamed: dict[str, str]) -> None:
+        self.column, self.renamed = column, renamed
+
+    def __getitem__(self, docnum: int) -> str:
+        key: str = self.column[docnum]
+        return self.renamed.get(key, key)
 
 
 class Reader:
@@ -156,6 +208,20 @@ class Reader:
             clauses.append("(key >= ? AND key < ?)")
             arguments += [prefix, prefix + "\U0010ffff"]
         return self._records(" OR ".join(clauses), arguments) if clauses else []
+
+    def current_keys(self) -> dict[str, str]:
+        """origin -> current key of the rules a renumbering moved (Whoosh keeps origins)."""
+        rows = self.db.execute("SELECT DISTINCT origin, key FROM versions WHERE origin <> key")
+        return dict(rows.fetchall())
+
+    def keys_numbered(self, number: str, edition: str) -> list[str]:
+        """Current keys of what an English edition numbers so (`show 725.1 --edition E`)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT key FROM versions WHERE number = ? AND lang = 'en'"
+            " AND instr(editions, ?) > 0",
+            (number, edition),
+        )
+        return [key for (key,) in rows]
 
     def headed(self, folded_title: str) -> list[str]:
         """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.text.fold."""

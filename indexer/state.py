@@ -14,6 +14,7 @@ from itertools import groupby
 from pathlib import Path
 
 from corpus import paths
+from corpus.identity import Identity
 from corpus.paths import STATE
 from corpus.records import Record, record_json
 
@@ -33,6 +34,7 @@ class BuildState:
     # The concepts of every English text indexed, by corpus.enrichment.concepts_key: a new
     # edition repeats most of them.
     english_concepts: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
+    identity: Identity = field(default_factory=Identity)  # every rule's chain of numbers
 
     @property
     def numbered_like(self) -> dict[str, str]:

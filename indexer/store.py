@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import fcntl
 import json
@@ -16,6 +15,7 @@ import signal
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +34,88 @@ def cannot_write(home: Path, error: OSError) -> IndexError_:
     )
 
 
-def read_current(home: Path) -> dict[str, Any] | None:
+Files = dict[str, list[Any]]  # library path -> [size, mtime_ns, sha256]
+
+
+@dataclass(frozen=True)
+class Current:
+    """index/CURRENT: which build is live and what it was made from."""
+
+    dir: str  # the live build's folder under index/
+    fingerprint: str  # of everything the build was made from (indexer/freshness.py)
+    code: str  # the code stamp it was built with
+    files: Files  # every source it read
+    records: int
+    versions: int
+    failures: tuple[str, ...]  # sources that could not be read
+    english_editions: tuple[str, ...]
+    built: str  # local time, ISO 8601
+    checksums: dict[str, Any]  # what the build wrote, to tell damage from it (integrity.py)
+    records_checksum: tuple[int, int] | None  # records.jsonl: (size, CRC-32)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Current:
+        """CURRENT as written; a field an older build did not write is empty."""
+        checksum = data.get("records_checksum")
+        return cls(
+            dir=str(data["dir"]),
+            fingerprint=str(data.get("fingerprint", "")),
+            code=str(data.get("code", "")),
+            files=dict(data.get("files") or {}),
+            records=int(data.get("records", 0)),
+            versions=int(data.get("versions", 0)),
+            failures=tuple(data.get("failures") or ()),
+            english_editions=tuple(data.get("english_editions") or ()),
+            built=str(data.get("built", "")),
+            checksums=dict(data.get("checksums") or {}),
+            records_checksum=(int(checksum[0]), int(checksum[1])) if checksum else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dir": self.dir,
+            "fingerprint": self.fingerprint,
+            "code": self.code,
+            "files": self.files,
+            "records": self.records,
+            "versions": self.versions,
+            "failures": list(self.failures),
+            "english_editions": list(self.english_editions),
+            "built": self.built,
+            "checksums": self.checksums,
+            "records_checksum": list(self.records_checksum) if self.records_checksum else None,
+        }
+
+
+def live_build(home: Path) -> Current | None:
+    """The live build's CURRENT; None when there is none, it cannot be read, or its folder is
+    gone."""
+    data = read_current(home)
     try:
-        data: dict[str, Any] = json.loads((paths.index_root(home) / "CURRENT").read_text("utf-8"))
+        return Current.from_json(data) if data is not None else None
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+
+
+def read_current(home: Path) -> dict[str, Any] | None:
+    """CURRENT as its JSON (for tools and tests; the build reads `live_build`)."""
+    try:
+        data = json.loads((paths.index_root(home) / "CURRENT").read_text("utf-8"))
     except (OSError, ValueError):
         return None
-    if not (paths.index_root(home) / str(data.get("dir", ""))).is_dir():
+    if (
+        not isinstance(data, dict)
+        or not (paths.index_root(home) / str(data.get("dir", ""))).is_dir()
+    ):
         return None
     return data
 
 
-def write_current(home: Path, data: dict[str, Any]) -> None:
-
-    write_atomic(paths.index_root(home) / "CURRENT", json.dumps(data, ensure_ascii=False))
+def write_current(home: Path, current: Current) -> None:
+    """Make `current` the live build (an atomic swap of CURRENT)."""
+    write_atomic(
+        paths.index_root(home) / "CURRENT", json.dumps(current.to_json(), ensure_ascii=False)
+    )
 
 
 # The lock a build holds, for the processes it forks (parsers, Whoosh's writers): flock locks
@@ -70,9 +139,11 @@ def _in_forked_child() -> None:
 def _die_with_parent() -> None:
     """PR_SET_PDEATHSIG: the kernel kills this process when the one that forked it dies.
     ctypes is imported at the top of this module, not here: this runs in a freshly forked
-    child, where an import can wait forever on a lock another thread held at the fork."""
+    child, where an import can wait forever on a lock another thread held at the fork. The
+    process's own symbols include libc's (no ctypes.util: it imports subprocess, and its
+    find_library runs ldconfig)."""
     with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from whoosh import index
 
 from corpus.documents import doc_of_key
+from corpus.identity import Identity
 from corpus.paths import VOCABULARY
 from corpus.records import Record
 from corpus.text import fold
@@ -35,7 +36,9 @@ def whoosh_document(version: Version) -> dict[str, Any]:
     return {
         # An example or note is evidence for its rule, but weaker than the rule's own text.
         "_boost": 0.6 if record.kind in ("example", "note") else 1.0,
-        "key": record.key,
+        # The rule's origin, which a newer edition's renumbering leaves as it is: the search
+        # reads the current key beside it (indexer.sidestore.Reader.current_keys).
+        "key": version.origin,
         "lang": record.lang,
         "vid": version.vid,
         "kind": record.kind,
@@ -51,15 +54,17 @@ def write_index(
     folder: Path,
     progress: Progress | None = None,
     alongside: Callable[[list[Version]], None] = lambda unique: None,
+    rules: Identity | None = None,
 ) -> list[Version]:
     """Index the records' distinct versions into a new folder, with their side store.
-    `alongside` (other writing the build needs) runs while Whoosh's processes analyse."""
+    `alongside` (other writing the build needs) runs while Whoosh's processes analyse.
+    `rules`: the rules' identity (their origins are what Whoosh keeps)."""
     folder.mkdir(parents=True, exist_ok=True)
     ix = index.create_in(str(folder), build_schema())
-    unique = versions(records)
+    unique = versions(records, rules)
 
     def beside() -> None:
-        sidestore.write(folder, unique)
+        sidestore.write(folder, unique, rules)
         alongside(unique)
 
     # Two processes analyse a large library (the machines have two cores); a small one is not

@@ -339,10 +339,10 @@ def main() -> int:
     # Warm queries in one process each.
     sys.path.insert(0, str(ROOT))
     from corpus import paths
-    from indexer.store import read_current
+    from indexer.store import live_build
     from search.engine import Engine
 
-    current = read_current(home)
+    current = live_build(home)
     assert current is not None
     engine = Engine.of_build(home, current)
     connection = sqlite3.connect(work / "fts.db")
@@ -401,7 +401,7 @@ def main() -> int:
     ]
     results["process_search_s"] = side_by_side(searches, fts_searches)
     results["process_show_s"] = side_by_side(shows, fts_shows)
-    live = str(paths.index_root(home) / current["dir"])
+    live = str(paths.index_root(home) / current.dir)
     floor_click = [run([python, "-c", FLOOR_CLICK], env) for _ in range(args.repeat)]
     floor_whoosh = [run([python, "-c", FLOOR_WHOOSH, live], env) for _ in range(args.repeat)]
     results["floors"] = {
@@ -636,7 +636,7 @@ def meaning_figures(
     a rebuild, the search process with its dense stage beside its floor, and first-seen warm
     queries with the dense stage."""
     from corpus import paths
-    from indexer.store import read_current
+    from indexer.store import live_build, read_current
     from search.engine import Engine
     from search.meaning import open_meaning
 
@@ -662,12 +662,12 @@ def meaning_figures(
     query = "qué pasa si un jugador tiene 0 vidas"
     searches = [run([mtgrules, "search", query], inline) for _ in range(repeat)]
     dense = [run([python, "-c", SEARCH_WITH_MEANING, query], inline) for _ in range(repeat)]
-    current = read_current(home)
-    assert current is not None
-    live = str(paths.index_root(home) / current["dir"])
+    live_current = live_build(home)
+    assert live_current is not None
+    live = str(paths.index_root(home) / live_current.dir)
     floor = [run([python, "-c", FLOOR_WHOOSH, live], env) for _ in range(repeat)]
-    engine = Engine.of_build(home, current)
-    meaning = open_meaning(paths.index_root(home) / current["dir"], home)
+    engine = Engine.of_build(home, live_current)
+    meaning = open_meaning(paths.index_root(home) / live_current.dir, home)
     assert meaning is not None
     ask(engine, "warm up")
     meaning.nearest("warm up")

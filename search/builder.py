@@ -1,82 +1,57 @@
-"""A plain query (words and "quoted phrases") straight to a Whoosh query, without the parser.
+"""Stage 2a, the lexical query: a parsed query to a Whoosh query, the one builder.
 
-Each word is searched as typed in every language's text (its language is not known) and in
-the English concepts of the translations; its translations from the term base are searched only
-in their own language's text (an English word stemmed as Italian finds nothing, and looking for
-it costs as much as looking for a real one). The same for the multi-word terms consecutive
-words name, as phrases. Queries with operators, parentheses or wildcards go through Whoosh's
-parser instead (Engine.parse)."""
+Plain queries (words and "quoted phrases") are built directly, without Whoosh's parser. Each
+word is searched as typed in every language's text (or its own language's, when the query's is
+known) and in the English concepts of the translations; its translations from the term base are
+searched only in their own language's text (an English word stemmed as Italian finds nothing,
+and looking for it costs as much as looking for a real one). The same for the multi-word terms
+consecutive words name, as phrases. Queries with operators, parentheses or wildcards go through
+Whoosh's parser, their words expanded with the same translations first (`parsed`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from corpus.languages import LANGUAGES
 from indexer.analyzers import analyzer
 from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
-from search.query import (
-    ELISION,
-    OPERATORS,
-    PHRASE_WEIGHT,
-    TOKEN,
-    TRANSLATION_WEIGHT,
-    QueryError,
-    Translations,
-    named_phrases,
-    word_translations,
-)
+from search.parse import Query, bare, content_tokens, is_stop_word
+from search.query import ELISION, OPERATORS, TOKEN, QueryError, Translations
+
+TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as typed
+PHRASE_WEIGHT = 2.0  # a multi-word term (tipo di artefatto) is strong evidence
 
 
-def is_plain(text: str) -> bool:
-    """Words and quoted phrases only: no operators, parentheses or wildcards."""
-    tokens = TOKEN.findall(text)
-    return not any(
-        t in OPERATORS or t in "()" or (("*" in t or "?" in t) and not t.startswith('"'))
-        for t in tokens
-    )
+def lexical(query: Query, translations: Translations, schema: Any, *, every_word: bool) -> Any:
+    """The Whoosh query of a parsed query and the words it searches (for highlighting): built
+    directly for words and phrases, parsed when the query has operators. With `every_word`
+    False, a plain query's rules need only some of its words."""
+    if query.plain:
+        return build(query.text, translations, every_word=every_word, languages=query.languages)
+    found = parsed(query.text, translations, schema)
+    return found, sorted({w for _, w in found.iter_all_terms() if isinstance(w, str)})
 
 
 def fields_for(lang: str) -> tuple[str, ...]:
     return (text_field(lang), TERMS_FIELD) if lang == "en" else (text_field(lang),)
 
 
-# The words of a question, in each language: "how does warp work", "come funziona la
-# curvatura", "comment fonctionne", "cómo funciona". They say what is asked, not about what.
-QUESTION_WORDS_BY_LANG = {code: lang.question_words for code, lang in LANGUAGES.items()}
-QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
-
-
-def is_question(text: str) -> bool:
-    """Whether a query is asked as a question: it ends with "?" or opens with a question word
-    of some language ("how", "come", "comment", "cómo")."""
-    tokens = TOKEN.findall(text)
-    return text.rstrip().endswith("?") or bool(tokens and tokens[0].lower() in OPENERS)
-
-
-# The words that open a question in each language (not "can" or "si": "can" opens "can't").
-OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values()))
-
-
-def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
-    """The query's phrases and content words: stop words and, when there is more, question
-    words left out."""
-    tokens = [t for t in TOKEN.findall(text) if t.startswith('"') or not _common(t, stop)]
-    asked = [t for t in tokens if t.startswith('"') or t.lower() not in QUESTION_WORDS]
-    return asked or tokens
-
-
-def _common(token: str, stop: Callable[[str], bool]) -> bool:
-    return stop(ELISION.sub("", token.strip("*?+-")).lower())
+def searched(token: str, stop: Callable[[str], bool] = is_stop_word) -> str | None:
+    """The word a plain token searches (without its elided article and operator marks), or
+    None for a stop word in any language (it would make every other language miss)."""
+    word = bare(token)
+    return None if stop(word.lower()) else word
 
 
 def build(
     text: str,
     translations: Translations,
-    stop: Callable[[str], bool],
+    *,
     every_word: bool = True,
     languages: tuple[str, ...] = (),
+    stop: Callable[[str], bool] = is_stop_word,
 ) -> tuple[Any, list[str]]:
     """The Whoosh query of a plain query, and the words it searches (for highlighting). With
     `every_word` False, any of the words (ranked by how many and how rare). `languages`: the
@@ -94,11 +69,11 @@ def build(
             group = [_phrase(field, token.strip('"'), 1.0) for field in every_field]
             groups.append(Or([q for q in group if q is not None]))
             continue
-        bare = ELISION.sub("", token.strip("*?+-"))
-        if stop(bare.lower()):
-            continue  # a stop word in any language would make every other language miss
+        word = searched(token, stop)
+        if word is None:
+            continue
         alternatives: list[Any] = [_word(field, token, 1.0) for field in every_field]
-        for lang, term in word_translations(bare, translations):
+        for lang, term in word_translations(word, translations):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
@@ -169,3 +144,90 @@ def _combined(field: str, text: str, boost: float, several: Callable[[list[str]]
         return None
     query = Term(field, words[0]) if len(words) == 1 else several(words)
     return query.with_boost(boost) if boost != 1.0 else query
+
+
+# --- the term base's part ---------------------------------------------------------------------
+
+
+def word_translations(word: str, translations: Translations) -> list[tuple[str, str]]:
+    """A word's one-word translations other than itself, with their language, in order."""
+    return sorted(
+        (lang, term)
+        for lang, term in translations(word)
+        if " " not in term and term.lower() != word.lower()
+    )
+
+
+def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[str, str]]:
+    """Multi-word terms named by two or three consecutive plain words of the query, with their
+    language; none when the query has operators or quotes of its own."""
+    if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
+        return []
+    found: set[tuple[str, str]] = set()
+    tokens = [ELISION.sub("", t) for t in tokens]
+    for size in (2, 3):
+        for start in range(len(tokens) - size + 1):
+            words = " ".join(tokens[start : start + size])
+            found.update((lang, term) for lang, term in translations(words) if " " in term)
+    return sorted(found)
+
+
+# --- queries with operators -------------------------------------------------------------------
+
+
+def expand(
+    text: str, translations: Translations, stop: Callable[[str], bool] = is_stop_word
+) -> str:
+    """Whoosh query syntax for a query with operators: each word's translations as weaker
+    alternatives, `tierra` -> `(tierra OR land^0.5 OR terra^0.5 ...)`, and the multi-word terms
+    that consecutive words name as phrases.
+
+    Operators, parentheses and quoted phrases are left as they are; leading or trailing
+    operators are dropped so that `OR legendary` still searches; bare stop words go."""
+    tokens = TOKEN.findall(text)
+    while tokens and tokens[0] in OPERATORS - {"NOT", "ANDNOT"}:
+        tokens.pop(0)
+    while tokens and tokens[-1] in OPERATORS:
+        tokens.pop()
+    out: list[str] = []
+    for token in tokens:
+        if token in OPERATORS or token in "()" or token.startswith('"'):
+            out.append(token)
+            continue
+        word = searched(token, stop)
+        if word is None:
+            continue
+        others = sorted({term for _, term in word_translations(word, translations)})
+        weighted = [f"{alt}^{TRANSLATION_WEIGHT}" for alt in others]
+        out.append(f"({token} OR {' OR '.join(weighted)})" if weighted else token)
+    phrases = sorted({phrase for _, phrase in named_phrases(tokens, translations)})
+    if not phrases or not out:
+        return " ".join(out)
+    quoted = " OR ".join(f'"{p}"^{PHRASE_WEIGHT}' for p in phrases)
+    return f"({' '.join(out)}) OR {quoted}"
+
+
+def parsed(text: str, translations: Translations, schema: Any) -> Any:
+    """A query with operators through Whoosh's parser (every field, AND between words)."""
+    from whoosh import qparser
+    from whoosh.query import NullQuery
+
+    fields = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
+    parser = qparser.MultifieldParser(fields, schema, group=qparser.AndGroup)
+    for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
+        parser.remove_plugin_class(plugin)
+    expanded = expand(text, translations)
+    if not expanded.strip():
+        raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
+    try:
+        query = parser.parse(expanded)
+    except Exception:  # Whoosh's parser fails on some operator tangles ("* NOT OR *")
+        plain = " ".join(re.findall(r"[^\W_]+(?:[-'’.][^\W_]+)*", text))
+        if not plain or plain == text:
+            raise QueryError(
+                f"query {text!r} cannot be parsed; check its operators and quotes"
+            ) from None
+        return parsed(plain, translations, schema)  # the words alone, all required
+    if query is NullQuery or not list(query.iter_all_terms()):
+        raise QueryError(f"query {text!r} has no searchable words")
+    return query

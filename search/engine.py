@@ -4,62 +4,54 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
-from collections.abc import Iterable
-from functools import cache, cached_property
+from collections.abc import Iterable, Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus import paths
 from corpus.dates import resolve_edition
-from corpus.languages import LANGUAGES
-from corpus.mechanics import by_english, owned_rules, result_key
-from corpus.numbers import RuleNumber, cited_numbers, sort_key
+from corpus.mechanics import result_key
+from corpus.numbers import cited_numbers, sort_key
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from corpus.text import fold
 from corpus.words import plural
-from indexer.sidestore import Reader
-from search.query import (
-    OPERATORS,
-    NumberQuery,
-    QueryError,
-    expand,
-    validate,
-    without_question_marks,
-)
-from search.results import Filters, Result, order_records, select_english
+from indexer.sidestore import CurrentKeys, Reader
+from search import present, rank
+from search.errors import UnknownEdition
+from search.parse import Query, is_stop_word, languages_of, parse
+from search.query import NumberQuery
+from search.results import Filters, Result, SearchOutcome
 
-__all__ = ["Engine", "Filters", "Result"]
+__all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
 
 if TYPE_CHECKING:
     from corpus.terms import TermBase
+    from indexer.store import Current
 
 ANSWERS_KEPT = 256  # searches an engine remembers
-EXACT_NAME_BONUS = 2.0
-DEFINITION_LEADS = 1.05  # the rule a glossary entry sends to, just above the entry
-OTHER_LANGUAGE_WEIGHT = 0.5
+LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
+DENSE_DEPTH = 100  # the encoder's nearest texts
 
 
 class Engine:
     """Whoosh finds and ranks versions; the side store gives the records of a key. A lookup by
     rule number needs only the side store, so Whoosh is opened on the first search."""
 
-    def __init__(self, folder: Path, english_editions: Iterable[str] = ()) -> None:
+    def __init__(
+        self, folder: Path, english_editions: Iterable[str] = (), home: Path | None = None
+    ) -> None:
         self.english_editions = tuple(sorted(english_editions))
         self.folder = folder
+        self.home = home  # where the encoder's cache is (meaning-based retrieval)
         self.versions = Reader(folder)  # each version's record, editions and sources
-        # After a search that no rule matched in full: it fell back to some of the words
-        # (partial), and these were found nowhere (missing).
-        self.missing: list[str] = []
-        self.partial = False
         # Answers by (query, filters, limit), oldest first: an engine serves one build.
-        self._answers: dict[tuple[str, Filters, int], Any] = {}
+        self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
 
     @classmethod
-    def of_build(cls, home: Path, current: dict[str, Any]) -> Engine:
+    def of_build(cls, home: Path, current: Current) -> Engine:
         """The engine of the build `current` (a home's CURRENT) names."""
-        folder = paths.index_root(home) / current["dir"]
-        return cls(folder, current.get("english_editions", []))
+        return cls(paths.index_root(home) / current.dir, list(current.english_editions), home)
 
     @cached_property
     def searcher(self) -> Any:
@@ -82,31 +74,9 @@ class Engine:
     def _columns(self) -> tuple[Any, Any]:
         """Each document's key and language, by document number."""
         reader = self.searcher.reader()
-        return reader.column_reader("key"), reader.column_reader("lang")
-
-    def _definitions_lead_to_rules(self, best: dict[str, float]) -> None:
-        """A glossary entry among the best hits puts the rule it sends to ("See rule 704.5j";
-        of several, the most specific) just above itself: the definition is found, the rule is
-        the answer."""
-        if not self.english_editions:
-            return
-        top = sorted(best, key=lambda k: -best[k])[:10]
-        # A mechanic's key already shows its rule (Station with 702.184).
-        entries = [k for k in top if RuleNumber.of(k) is None and by_english(k) is None]
-        if not entries:
-            return
-        newest = self.english_editions[-1]
-        for record in self.versions.with_keys(entries):
-            if record.lang != "en" or record.kind != "glossary":
-                continue
-            if newest not in record.editions:
-                continue
-            cited = cited_numbers(record.text)
-            if cited and record.key in best:
-                target = max(
-                    cited, key=lambda n: (n.count(".") + n[-1:].isalpha(), -cited.index(n))
-                )
-                best[target] = max(best.get(target, 0.0), best[record.key] * DEFINITION_LEADS)
+        # Whoosh keeps each rule's origin; a renumbering renames the current key beside it.
+        keys = CurrentKeys(reader.column_reader("key"), self.versions.current_keys())
+        return keys, reader.column_reader("lang")
 
     @cached_property
     def _outdated(self) -> set[int]:
@@ -123,14 +93,14 @@ class Engine:
 
     def with_edition(self, filters: Filters) -> Filters:
         """The filters with `latest` read as the newest English edition; QueryError when no
-        text of the library has the edition asked for."""
+        text of the library has the edition asked for (UnknownEdition)."""
         edition = filters.edition
         if edition:
             edition = resolve_edition(edition, self.english_editions)
             filters = dataclasses.replace(filters, edition=edition)
         if edition and not self.versions.has_edition(edition):
             loaded = ", ".join(self.english_editions) or "none"
-            raise QueryError(
+            raise UnknownEdition(
                 f"no text of edition {edition} in the library; English editions loaded: {loaded}"
             )
         return filters
@@ -152,129 +122,98 @@ class Engine:
     # --- rule numbers ------------------------------------------------------------------------
 
     def lookup(self, number: NumberQuery, filters: Filters) -> list[Result]:
-        if number.is_section:
-            records = self.versions.in_section(number.number)
-        elif number.alone:
-            records = self.versions.with_keys([number.number])
-        else:
-            records = self.versions.with_keys([], prefixes=[number.number])
-        groups: dict[str, Result] = {}
-        for record in records:
-            key = record.key
-            if number.covers(key) and filters.keep(record):
-                groups.setdefault(key, Result(key, 1.0)).records.append(record)
-        mechanic = owned_rules().get(number.number)
-        if mechanic and number.number in groups:
-            groups[number.number].records.extend(
-                r for r in self.versions.with_keys([mechanic]) if filters.keep(r)
-            )
-        results = sorted(groups.values(), key=lambda r: sort_key(r.key))
-        self._arrange(results, filters)
-        return results
+        """The results of a rule number (no Whoosh: the side store has them by key)."""
+        return present.looked_up(number, self.versions, filters, self.english_editions)
 
     def lookup_part(self, key: str, filters: Filters) -> list[Result]:
         """A part of a judge document by its key (corpus/documents.py): a chapter with its
         sections ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part."""
-        chapter = key.rpartition(" ")[2].isdigit()
-        records = self.versions.with_keys([key], prefixes=[key + "."] if chapter else [])
-        groups: dict[str, Result] = {}
-        for record in records:
-            if filters.keep(record):
-                groups.setdefault(record.key, Result(record.key, 1.0)).records.append(record)
-        results = sorted(groups.values(), key=lambda r: sort_key(r.key))
-        self._arrange(results, filters)
-        return results
-
-    def _arrange(self, results: list[Result], filters: Filters) -> None:
-        """Each result's records in reading order, with the English versions a reader needs."""
-        for result in results:
-            result.records = order_records(result.records)
-            select_english(result, self.english_editions, filters.edition)
+        return present.looked_up_part(key, self.versions, filters, self.english_editions)
 
     # --- words --------------------------------------------------------------------------------
 
-    def search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
-        """Ranked results and the folded, stemmed words that matched (for highlighting). A
-        query asked again of the same engine (the web app's) is answered from memory."""
+    def search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
+        """Ranked results, the words that matched and those found nowhere. A query asked
+        again of the same engine (the web app's) is answered from memory."""
         asked_before = self._answers.get((text, filters, limit))
         if asked_before is not None:
-            results, matched, self.missing, self.partial = copy.deepcopy(asked_before)
-            return results, matched
-        results, matched = self._search(text, filters, limit)
+            return copy.deepcopy(asked_before)
+        outcome = self._search(text, filters, limit)
         if len(self._answers) >= ANSWERS_KEPT:
             self._answers.pop(next(iter(self._answers)))  # the oldest
-        self._answers[text, filters, limit] = copy.deepcopy(
-            (results, matched, self.missing, self.partial)
-        )
-        return results, matched
+        self._answers[text, filters, limit] = copy.deepcopy(outcome)
+        return outcome
 
-    def _search(self, text: str, filters: Filters, limit: int) -> tuple[list[Result], set[str]]:
-        from search import builder
+    def _search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
+        """The stages in order: parse, retrieve, rank (each rule in turn), present."""
+        from search import retrieve
 
-        text = validate(text)
-        questioned = text.rstrip().endswith("?")
-        text = without_question_marks(text)
-        self.missing, self.partial = [], False
-        languages = self.query_languages(text)
-        # A question is answered by the rules with most of its words, not only all of them.
-        asked = builder.is_plain(text) and (questioned or builder.is_question(text))
-        query, matched = (
-            builder.build(text, self.translations, is_stop_word, False, tuple(languages))
-            if asked
-            else self.query(text, tuple(languages))
-        )
-        found = self._filter(filters)
+        query = parse(text, self)
         # A key is ranked on the text it shows: English as of the newest edition, unless an
         # edition is asked for (--edition) or all of them (--all-editions).
         hidden = None if filters.edition or filters.all_editions else self._outdated
-        hits = self.searcher.search(
-            query, limit=max(200, limit * 20), filter=found, mask=hidden or None
+        lexical = retrieve.lexical(
+            self.searcher,
+            self._columns,
+            query,
+            self.translations,
+            depth=max(LEXICAL_DEPTH, limit * 20),
+            within=self._filter(filters),
+            hidden=hidden,
         )
-        if asked:
-            self.missing = self._not_found(text, tuple(languages))
-            self.partial = bool(self.missing)
-        elif (
-            not hits.top_n
-            and builder.is_plain(text)
-            and len(builder.content_tokens(text, is_stop_word)) > 1
-        ):
-            # No rule has every word: rules with some of them, ranked by how many and how rare,
-            # and which words were found nowhere.
-            self.missing, self.partial = self._not_found(text, tuple(languages)), True
-            query, matched = builder.build(
-                text, self.translations, is_stop_word, False, tuple(languages)
-            )
-            hits = self.searcher.search(
-                query, limit=max(200, limit * 20), filter=found, mask=hidden or None
-            )
-        keys, langs = self._columns
-        best: dict[str, float] = {}
-        for score, docnum in hits.top_n:
-            key = result_key(keys[docnum])
-            # Evidence in the query's own language counts fully, and in English, the language
-            # every key is ruled in; another translation's match less.
-            own = not languages or langs[docnum] in languages or langs[docnum] == "en"
-            weight = 1.0 if own else OTHER_LANGUAGE_WEIGHT
-            best[key] = max(best.get(key, 0.0), score * weight)
-        # A query that names a key or a heading exactly ("Station", "Supertipi"), or a concept
-        # in any language ("azione generata dallo stato": State-Based Actions), asks for it:
-        # the concept's own section and definition outrank the rules that mention it.
-        asking = " ".join(builder.content_tokens(text, is_stop_word)) if asked else text
-        named = {fold(asking.strip().strip('"'))}
-        for concept in self._concepts_named(asking.strip().strip('"'), asked):
+        scores = rank.by_key(lexical.candidates, query.languages)
+        dense = self._dense(query, filters) if retrieve.wants_meaning(query, lexical) else ()
+        if dense:
+            scores = rank.fused(scores, rank.by_key(dense, query.languages))
+        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores))
+        leads = self._definition_leads(rank.definition_entries(scores))
+        scores = rank.definitions_lead_to_rules(scores, leads)
+        results = present.filled(
+            rank.ranked(scores, limit), self.versions, filters, self.english_editions
+        )
+        return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+
+    @cached_property
+    def meaning(self) -> Any:
+        """The build's vectors and the encoder (search/meaning.py), or None while there are
+        none: numpy and the encoder load on the first search that ranks by meaning."""
+        from search.meaning import open_meaning
+
+        return open_meaning(self.folder, self.home)
+
+    def _dense(self, query: Query, filters: Filters) -> tuple[Any, ...]:
+        """The candidates by meaning: none while the vectors are being prepared, and none for
+        an edition other than the newest (the vectors are of the texts a default search
+        shows)."""
+        from search import retrieve
+
+        if self.meaning is None or filters.edition or filters.all_editions:
+            return ()
+        kinds = filters.kinds and Filters(kinds=filters.kinds).whoosh()
+        allowed = set(self.searcher.docs_for_query(kinds)) if kinds else None
+        return retrieve.dense(
+            self.meaning, query, depth=DENSE_DEPTH, langs=filters.langs, allowed=allowed
+        )
+
+    def query(self, text: str) -> tuple[Any, list[str]]:
+        """The Whoosh query of a query's text and the words it searches, every word required."""
+        from search import builder
+
+        return builder.lexical(
+            parse(text, self), self.translations, self.searcher.schema, every_word=True
+        )
+
+    def _named_keys(self, query: Query, scores: dict[str, float]) -> set[str]:
+        """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
+        concept in any language ("azione generata dallo stato": State-Based Actions), or a
+        word of a list (Wizard: the creature types, 205.3m)."""
+        named = {fold(query.named)}
+        for concept in self._concepts_named(query.named, query.asked):
             named |= {fold(concept), fold(plural(concept))}
-        named_keys = {key for key in best if fold(key) in named}
+        keys = {key for key in scores if fold(key) in named}
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
-        # A word a list names has its place in that list (Wizard: the creature types, 205.3m).
         headed |= {key for name in named for key in self.versions.listing(name)}
-        named_keys |= headed & set(best)
-        for key in named_keys:
-            best[key] *= EXACT_NAME_BONUS
-        self._definitions_lead_to_rules(best)
-        ranked = sorted(best.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
-        results = [Result(key, score) for key, score in ranked]
-        self._fill(results, filters)
-        return results, set(matched)
+        return keys | (headed & set(scores))
 
     def _concepts_named(self, text: str, asked: bool) -> set[str]:
         """The concepts the whole query names; for a question, else those all of it but one
@@ -288,108 +227,40 @@ class Engine:
             " ".join(words[:-1])
         )
 
-    def _not_found(self, text: str, languages: tuple[str, ...]) -> list[str]:
-        """The query's words found nowhere in the index, nor through their translations."""
-        from search import builder
-
-        words = builder.content_tokens(text, is_stop_word)
-        return [w for w in words if not self._finds(w, languages)]
-
-    def _finds(self, word: str, languages: tuple[str, ...] = ()) -> bool:
-        from search import builder
-
-        try:
-            query, _ = builder.build(word, self.translations, is_stop_word, True, languages)
-        except QueryError:
-            return False
-        # One word's query is an OR of terms and phrases: found when any term is in the index
-        # (a phrase's words are, at least). Counting is much quicker than searching.
-        reader = self.searcher.reader()
-        return any(reader.doc_frequency(field, text) for field, text in query.iter_all_terms())
-
-    def query(self, text: str, languages: tuple[str, ...] = ()) -> tuple[Any, list[str]]:
-        """The Whoosh query and the words it searches: built directly for words and phrases,
-        parsed when the query has operators."""
-        from search import builder
-
-        if builder.is_plain(text):
-            return builder.build(text, self.translations, is_stop_word, True, languages)
-        query = self.parse(text)
-        return query, sorted({w for _, w in query.iter_all_terms() if isinstance(w, str)})
-
-    def _fill(self, results: list[Result], filters: Filters) -> None:
-        if not results:
-            return
-        by_key = {result.key: result for result in results}
-        owned = [rule for rule, name in owned_rules().items() if name in by_key]
-        for record in self.versions.with_keys(list(by_key), prefixes=owned):
-            key = record.key if record.key in by_key else result_key(record.key)
-            if key in by_key and filters.keep(record):
-                by_key[key].records.append(record)
-        self._arrange(results, filters)
-
-    def parse(self, text: str):
-        from whoosh import qparser
-        from whoosh.query import NullQuery
-
-        from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
-
-        fields = [text_field(lang) for lang in INDEX_LANGS] + [TERMS_FIELD]
-        parser = qparser.MultifieldParser(fields, self.searcher.schema, group=qparser.AndGroup)
-        for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
-            parser.remove_plugin_class(plugin)
-        expanded = expand(text, self.translations, is_stop_word)
-        if not expanded.strip():
-            raise QueryError(
-                f"query {text!r} has only common words (stop words); add a content word"
-            )
-        try:
-            query = parser.parse(expanded)
-        except Exception:  # Whoosh's parser fails on some operator tangles ("* NOT OR *")
-            plain = " ".join(re.findall(r"[^\W_]+(?:[-'’.][^\W_]+)*", text))
-            if not plain or plain == text:
-                raise QueryError(
-                    f"query {text!r} cannot be parsed; check its operators and quotes"
-                ) from None
-            return self.parse(plain)  # the words alone, all required
-        if query is NullQuery or not list(query.iter_all_terms()):
-            raise QueryError(f"query {text!r} has no searchable words")
-        return query
-
-    def query_languages(self, text: str) -> list[str]:
-        """The language a query is written in, when its words say so: a word found in only one
-        language's texts is a vote for it ("sous-types" is French, "séparés" could be English
-        "separate" too)."""
-        from indexer.schema import INDEX_LANGS
-        from search.builder import QUESTION_WORDS_BY_LANG
-
-        votes: dict[str, int] = {}
-        for word in re.findall(r"[^\W\d_][\w'’-]*", text):
-            if word in OPERATORS:
-                continue
-            lower = word.lower()
-            # Question and function words that belong to one language only ("comment", "gli").
-            marked = {
-                code
-                for code, language in LANGUAGES.items()
-                if lower in language.marker_words or lower in QUESTION_WORDS_BY_LANG[code]
-            }
-            if len(marked) == 1:
-                (lang,) = marked
-                votes[lang] = votes.get(lang, 0) + 1
-                continue
-            present = {lang for lang in INDEX_LANGS if self._written_in(word, [lang])}
-            if self.termbase.names_english_concept(word):
-                present.add("en")  # English even when no English text is loaded
-            present |= self.termbase.languages_of(word)  # "joueur": a French term
-            if len(present) == 1:
-                (lang,) = present
-                votes[lang] = votes.get(lang, 0) + 1
-        if not votes:
+    def _definition_leads(self, entries: Sequence[str]) -> list[tuple[str, str]]:
+        """(glossary entry, the rule it sends to) for these keys: the newest English edition's
+        entries that cite rules ("See rule 704.5j"), the most specific rule of several."""
+        if not entries or not self.english_editions:
             return []
-        best = max(votes.values())
-        winners = [lang for lang, n in votes.items() if n == best]
-        return winners if len(winners) == 1 else []
+        newest = self.english_editions[-1]
+        leads = []
+        for record in self.versions.with_keys(list(entries)):
+            if record.lang != "en" or record.kind != "glossary" or newest not in record.editions:
+                continue
+            cited = cited_numbers(record.text)
+            if cited:
+                leads.append((record.key, rank.most_specific(cited)))
+        return leads
+
+    def written_in(self, word: str, languages: Sequence[str]) -> bool:
+        """Whether a word is in the index's text of any of these languages."""
+        from indexer.analyzers import analyzer
+        from indexer.schema import text_field
+
+        reader = self.searcher.reader()
+        return any(
+            reader.doc_frequency(text_field(lang), token.text)
+            for lang in languages
+            for token in analyzer(lang)(word)
+        )
+
+    def term_languages(self, word: str) -> set[str]:
+        """The languages of the term base's terms the word is ("joueur": fr); English for an
+        English concept's name, even when no English text is loaded."""
+        found = set(self.termbase.languages_of(word))
+        if self.termbase.names_english_concept(word):
+            found.add("en")
+        return found
 
     # --- the term base --------------------------------------------------------------------------
 
@@ -460,38 +331,13 @@ class Engine:
                     dict.fromkeys(get_close_matches(token.text, words, n=limit * 3, cutoff=0.75))
                 )
         # A Spanish judge is offered Spanish words, not Italian ones ("neve" for "nieve").
-        languages = self.query_languages(text)
+        languages = languages_of(text, self)
         if languages:
-            found = {word: None for word in found if self._written_in(word, languages)}
+            found = {word: None for word in found if self.written_in(word, languages)}
         return list(found)[:limit]
-
-    def _written_in(self, word: str, languages: list[str]) -> bool:
-        """Whether a word is in the index's text of any of these languages."""
-        from indexer.analyzers import analyzer
-        from indexer.schema import text_field
-
-        reader = self.searcher.reader()
-        return any(
-            reader.doc_frequency(text_field(lang), token.text)
-            for lang in languages
-            for token in analyzer(lang)(word)
-        )
 
     def referring_to(self, key: str) -> list[str]:
         """Keys of the records whose text cites this rule number."""
         keys = set(self.versions.citing(key))
         keys.discard(key)
         return sorted(keys, key=sort_key)
-
-
-@cache
-def stop_words() -> frozenset[str]:
-    """Every language's stop words, as its analyzer drops them."""
-    from indexer.analyzers import stop_words as language_stop_words
-    from indexer.schema import INDEX_LANGS
-
-    return frozenset(word for lang in INDEX_LANGS for word in language_stop_words(lang))
-
-
-def is_stop_word(word: str) -> bool:
-    return word in stop_words()

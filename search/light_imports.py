@@ -6,13 +6,15 @@ the English morphology of its Variations query: together about 40 ms of a 170 ms
 `mtgrules search`. While Whoosh is imported, deferred modules answer for them: the
 attributes Whoosh takes at import are light wrappers, and any other attribute imports the real
 module and is taken from it, so a Whoosh or cached-property upgrade that uses more of either
-module is slower, never broken. The deferred modules are removed from `sys.modules` right
+module is slower, never broken (a submodule imported meanwhile, `import asyncio.events`, imports
+the real package first). The deferred modules are removed from `sys.modules` right
 after, so any later `import urllib.request` or `import asyncio` gets the real module.
 `tests/test_startup.py` checks that `search` loads neither."""
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import sys
 import types
@@ -25,9 +27,24 @@ class DeferredModule(types.ModuleType):
     """A module's stand-in: its own attributes, else the real module's, imported then."""
 
     def __getattr__(self, attribute: str) -> Any:
-        if attribute.startswith("__"):  # what the import system asks (__path__, __spec__)
+        # The import system asks every module for __path__ (`from urllib.request import x`
+        # does): a plain module has none, and saying so keeps the real one unimported. A
+        # package's is the real package's, to import its submodules (`import asyncio.events`).
+        if attribute == "__path__" and not _is_package(self.__name__):
             raise AttributeError(attribute)
         return getattr(_real(self.__name__), attribute)
+
+
+def _is_package(name: str) -> bool:
+    """Whether the real module is a package, found without importing it (find_spec would
+    answer from the stand-in in `sys.modules`, whose __spec__ is None: it steps aside)."""
+    stand_in = sys.modules.pop(name, None)
+    try:
+        spec = importlib.util.find_spec(name)
+    finally:
+        if stand_in is not None:
+            sys.modules[name] = stand_in
+    return spec is not None and spec.submodule_search_locations is not None
 
 
 def _real(name: str) -> types.ModuleType:

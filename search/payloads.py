@@ -1,6 +1,6 @@
 """The JSON answers of the commands, computed in one place for the CLI's `--json` and the web
 app's `/api/`: the same shapes from the same code. Each raises Problem with the HTTP status
-and exit code that fit (400/2 for a malformed request, 404/1 for nothing found)."""
+and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: errors.py)."""
 
 from __future__ import annotations
 
@@ -16,22 +16,18 @@ from corpus.dates import resolve_edition, typed_edition
 from corpus.documents import doc_of_key, doc_of_layout, written_key
 from corpus.following import followed, followings
 from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, cited_numbers, sort_key
-from search.query import QueryError, as_number
+from corpus.numbers import RuleNumber, sort_key
+from search import renumbering
+from search.errors import Problem, QueryError
+from search.query import as_number
+from search.results import SearchOutcome
+
+__all__ = ["Problem", "check", "diff", "history", "search", "show", "sources", "stale", "term"]
 
 if TYPE_CHECKING:
     from corpus.records import Record
     from search.engine import Engine
     from search.results import Filters, Result
-
-
-class Problem(Exception):
-    """A request that cannot be answered: the message, its HTTP status, its exit code."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-        self.exit_code = 2 if status == 400 else 1
 
 
 def search(
@@ -42,20 +38,19 @@ def search(
         filters = engine.with_edition(filters)
         part = written_key(text)
         number = as_number(text)
-        matched: set[str] = set()
         if part:
-            results = engine.lookup_part(part, filters)
+            outcome = SearchOutcome(engine.lookup_part(part, filters))
         elif number:
-            results = engine.lookup(number, filters)
+            outcome = SearchOutcome(engine.lookup(number, filters))
         else:
-            results, matched = engine.search(text, filters, limit)
+            outcome = engine.search(text, filters, limit)
     except QueryError as error:
-        status = 404 if "no text of edition" in str(error) else 400
-        raise Problem(str(error), status) from None
+        raise Problem.of(error) from None
+    results = outcome.results
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
     number = number or part  # type: ignore[assignment]
-    if not number and results and getattr(engine, "partial", False):
-        payload["missing"] = engine.missing  # some of the words only: these were found nowhere
+    if results and outcome.partial:
+        payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
     if not results and not number:
         from search.engine import is_stop_word
 
@@ -63,7 +58,7 @@ def search(
         suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]
         if suggestions:
             payload["suggestions"] = suggestions
-    return payload, results, matched
+    return payload, results, set(outcome.matched)
 
 
 def show(
@@ -77,25 +72,37 @@ def show(
     try:
         filters = engine.with_edition(filters)
     except QueryError as error:
-        raise Problem(str(error), 404) from None
-    results = engine.lookup(number, filters) if number else entry(engine, rule, filters)
-    if number is None and not results:
-        raise Problem(
-            f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
-            "(use `mtgrules search` for words)",
-            400,
-        )
+        raise Problem.of(error) from None
+    # A number of another edition is looked up under its rule's current key.
+    asked = (
+        renumbering.as_of(engine, number, filters.edition) if number and filters.edition else None
+    )
+    if number is None:
+        results = entry(engine, rule, filters)  # a glossary entry, a mechanic, a file's key
+        if not results:
+            raise Problem(
+                f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
+                "(use `mtgrules search` for words)",
+                400,
+            )
+    elif asked is not None and asked.key is not None and asked.number == number:
+        results = renumbering.gone(engine, asked.key, filters)  # not in the newest edition
+    else:
+        results = engine.lookup(asked.number if asked else number, filters)
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
     keys = {r.key for r in results}
-    cited_key = number.number if number else rule
-    cites = sorted({n for r in results for rec in r.records for n in cited_numbers(rec.text)})
+    cites = renumbering.cited_keys(engine.versions, (rec for r in results for rec in r.records))
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],
         "refers_to": [n for n in cites if n not in keys],
-        "referred_by": engine.referring_to(cited_key),
+        "referred_by": engine.referring_to(
+            asked.key if asked and asked.key else number.number if number else rule
+        ),
     }
+    if asked is not None and asked.note:
+        payload["note"] = asked.note
     return payload, results
 
 
@@ -149,18 +156,24 @@ def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:
 
 
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
-    """{"query", "concepts": [{"english", "terms", "rules"}]}."""
+    """{"query", "concepts": [{"english", "terms", "rules"}], "hidden"}: learned pairs below
+    the shown confidence (corpus.terms.SHOWN_CONFIDENCE) are left out and counted."""
     phrase = phrase.strip()
     if not phrase:
         raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
     concepts: dict[str, list[dict[str, Any]]] = {}
+    hidden = 0
     for found in engine.termbase.lookup(phrase):
+        if not found.shown:
+            hidden += 1
+            continue
         concepts.setdefault(found.english.lower(), []).append(
             {
                 "lang": found.lang,
                 "term": found.term,
                 "source": found.source,
                 "period": found.period,
+                "obsolete": found.obsolete,
                 "count": found.count or None,  # learned pairs: how often seen, how sure
                 "confidence": found.confidence,
             }
@@ -171,6 +184,7 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
             {"english": english, "terms": _unique(terms), "rules": engine.rules_using(english)}
             for english, terms in sorted(concepts.items())
         ],
+        "hidden": hidden,
     }
 
 
@@ -206,7 +220,11 @@ def diff(
         # A translation's editions are the English editions its documents follow.
         editions = by_edition(records, lang, followed=lang != "en")
         old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
-        changes = compare(editions[old], editions[new], ignore_typography=ignore_typography)
+        # Through the editions loaded between: a rule is paired as its identity chains it.
+        between = [editions[e] for e in editions if old < e < new]
+        changes = compare(
+            editions[old], editions[new], ignore_typography=ignore_typography, through=between
+        )
         if part:
             changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
         payloads.append(

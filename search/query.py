@@ -1,4 +1,4 @@
-"""User query text to a Whoosh query: validation, rule-number detection, term-base expansion."""
+"""A query's text: its tokens, its validation, the rule number it may be."""
 
 from __future__ import annotations
 
@@ -7,16 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from corpus.numbers import RuleNumber
+from search.errors import QueryError
 
 MAX_QUERY_CHARS = 500
 OPERATORS = {"AND", "OR", "NOT", "ANDNOT", "ANDMAYBE"}
 # Elided articles and prepositions: l'artefatto, dell'abilità, d'artefacts, qu'un.
 ELISION = re.compile(r"^(?:l|d|dell|nell|all|dall|sull|un|qu|j|n|s|c|m|t)['’]", re.IGNORECASE)
 TOKEN = re.compile(r'"[^"]*"|\(|\)|[^\s()"]+')
-
-
-class QueryError(ValueError):
-    """A query we cannot run; the message names it and says how to fix it."""
 
 
 @dataclass(frozen=True)
@@ -96,61 +93,4 @@ def validate(text: str) -> str:
     return stripped
 
 
-TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as typed
-PHRASE_WEIGHT = 2.0  # a multi-word term (tipo di artefatto) is strong evidence
-
-
 Translations = Callable[[str], set[tuple[str, str]]]  # word or phrase -> {(language, term)}
-
-
-def word_translations(word: str, translations: Translations) -> list[tuple[str, str]]:
-    """A word's one-word translations other than itself, with their language, in order."""
-    return sorted(
-        (lang, term)
-        for lang, term in translations(word)
-        if " " not in term and term.lower() != word.lower()
-    )
-
-
-def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[str, str]]:
-    """Multi-word terms named by two or three consecutive plain words of the query, with their
-    language; none when the query has operators or quotes of its own."""
-    if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
-        return []
-    found: set[tuple[str, str]] = set()
-    tokens = [ELISION.sub("", t) for t in tokens]
-    for size in (2, 3):
-        for start in range(len(tokens) - size + 1):
-            words = " ".join(tokens[start : start + size])
-            found.update((lang, term) for lang, term in translations(words) if " " in term)
-    return sorted(found)
-
-
-def expand(text: str, translations: Translations, stop: Callable[[str], bool]) -> str:
-    """Whoosh query syntax for a query with operators: each word's translations as weaker
-    alternatives, `tierra` -> `(tierra OR land^0.5 OR terra^0.5 ...)`, and the multi-word terms
-    that consecutive words name as phrases. (Plain queries are built directly: builder.py.)
-
-    Operators, parentheses and quoted phrases are left as they are; leading or trailing
-    operators are dropped so that `OR legendary` still searches; bare stop words go."""
-    tokens = TOKEN.findall(text)
-    while tokens and tokens[0] in OPERATORS - {"NOT", "ANDNOT"}:
-        tokens.pop(0)
-    while tokens and tokens[-1] in OPERATORS:
-        tokens.pop()
-    out: list[str] = []
-    for token in tokens:
-        if token in OPERATORS or token in "()" or token.startswith('"'):
-            out.append(token)
-            continue
-        bare = ELISION.sub("", token.strip("*?+-"))
-        if stop(bare.lower()):
-            continue  # a stop word in any language would make every other language miss
-        others = sorted({term for _, term in word_translations(bare, translations)})
-        weighted = [f"{alt}^{TRANSLATION_WEIGHT}" for alt in others]
-        out.append(f"({token} OR {' OR '.join(weighted)})" if weighted else token)
-    phrases = sorted({phrase for _, phrase in named_phrases(tokens, translations)})
-    if not phrases or not out:
-        return " ".join(out)
-    quoted = " OR ".join(f'"{p}"^{PHRASE_WEIGHT}' for p in phrases)
-    return f"({' '.join(out)}) OR {quoted}"

@@ -44,12 +44,13 @@ def label(record: StoredRecord) -> str:
     )
     if record.inferred:
         number += " (inferred)"
-    edition = record.edition or (
-        f"undated, follows English {record.follows}" if record.follows else "edition unknown"
-    )
+    edition = record.edition or ("undated" if record.follows else "edition unknown")
     editions = record.editions
     if len(editions) > 1:
-        edition = f"{editions[0]}…{editions[-1]} ({len(editions)} editions)"
+        # The span of editions that carry this very text.
+        edition = f"{editions[0]} → {editions[-1]} ({len(editions)} editions)"
+    if record.follows and record.lang != "en":
+        edition += f", follows English {record.follows}"
     align = record.align
     aligned = (
         ""
@@ -92,6 +93,8 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
         if index:
             click.echo()
         click.echo(terminal_safe(heading(result)))
+        if note := result.printed_otherwise():
+            click.echo(f"  ({terminal_safe(note)})")
         for lang, records in by_language(result, show).items():
             for record in records:
                 click.echo(f"  {lang}  {label(record)}")
@@ -127,6 +130,8 @@ def echo_rich(
                 parts.append(Text(f"{lang} {label(record)}", style="dim"))
                 parts.append(highlight(record, matched))
             cells.append(Group(*parts))
+        if note := result.printed_otherwise():
+            cells.insert(0, Group(Text(f"({terminal_safe(note)})", style="italic")))
         title = Text(terminal_safe(heading(result)), style="bold cyan")
         if console.width >= WIDE_ENOUGH and len(cells) > 1:
             table = Table.grid(expand=True, padding=(0, 2))

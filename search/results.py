@@ -9,6 +9,7 @@ from typing import Any
 
 from corpus.documents import DOCUMENTS, doc_of_key
 from corpus.following import followed
+from corpus.identity import gone_place
 from corpus.languages import SHOWN_ORDER
 from corpus.mechanics import by_english
 from corpus.numbers import sort_key
@@ -39,13 +40,54 @@ class Result:
     def to_json(self, show: Iterable[str] = ()) -> dict[str, Any]:
         """The JSON shape of PRODUCT.md; `show` keeps only those languages' records."""
         wanted = set(show)
-        return {
+        shown = [r for r in self.records if not wanted or r.lang in wanted]
+        out = {
             "key": self.key,
             "english": self.english(),
             "score": round(self.score, 3),
             "document": doc_of_key(self.key),  # cr, mtr, ipg or jar
-            "records": [r.shown_json() for r in self.records if not wanted or r.lang in wanted],
+            "records": [r.shown_json() for r in shown],
         }
+        if note := self.printed_otherwise(shown):
+            out["renumbered"] = note
+        return out
+
+    def printed_otherwise(self, records: Iterable[StoredRecord] | None = None) -> str | None:
+        """One line when the records print numbers other than the key (the same rule,
+        renumbered since), else None: "printed 724.1 in en 2025-11-14, es (follows
+        2025-11-14); 725.1 now"."""
+        where: dict[str, list[str]] = {}
+        for record in self.records if records is None else records:
+            if record.kind != "rule" or not record.number or record.number == self.key:
+                continue
+            if record.align.method != "number":
+                continue  # aligned by content or forced: its label says so
+            if record.lang == "en":
+                label = f"en {record.edition}"
+            elif record.follows:
+                label = f"{record.lang} (follows {record.follows})"
+            else:
+                label = record.lang
+            labels = where.setdefault(record.number, [])
+            if label not in labels:
+                labels.append(label)
+        if not where:
+            return None
+        gone = gone_place(self.key)
+        now = f"gone from the newest edition (key {self.key})" if gone else f"{self.key} now"
+        parts = [f"{number} in {', '.join(labels)}" for number, labels in where.items()]
+        return f"printed {'; '.join(parts)}; {now}"
+
+
+@dataclass(frozen=True)
+class SearchOutcome:
+    """What a search answers: the results, the words that matched (folded and stemmed, for
+    highlighting) and, when no rule had every word, the words found nowhere."""
+
+    results: list[Result]
+    matched: frozenset[str] = frozenset()
+    missing: tuple[str, ...] = ()
+    partial: bool = False  # ranked on some of the words only
 
 
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
@@ -53,10 +95,12 @@ def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
         if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document's part: as printed
             return (SHOWN_ORDER.index(record.lang), "", (record.parent is not None,), record.seq)
         number = record.number or record.parent or ""
+        # Rule order before the document: a heading's subrules come a, b, c… though an unchanged
+        # one is the version of an older edition's file.
         return (
             SHOWN_ORDER.index(record.lang),
-            record.source,
             sort_key(number) if number else (0, 0, 0, ""),
+            record.source,
             record.seq,
         )
 

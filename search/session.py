@@ -15,7 +15,7 @@ from corpus.paths import home
 from corpus.records import read_jsonl
 from indexer.freshness import is_fresh
 from indexer.integrity import live_damage, records_mismatch
-from indexer.store import IndexError_, read_current
+from indexer.store import IndexError_, live_build
 from search.engine import Engine
 
 if TYPE_CHECKING:
@@ -64,18 +64,20 @@ def open_engine(searching: bool = True) -> Iterator[Engine]:
 
 def _damaged(state_home: Path) -> bool:
     """Whether the live build is missing, or not what the build wrote."""
-    current = read_current(state_home)
+    current = live_build(state_home)
     return current is None or bool(live_damage(state_home, current, full=True))
 
 
 def _open_live(state_home: Path, searching: bool) -> Engine:
     """The live build's engine. A build that finished meanwhile swapped in its folder and
     removed ours: then the new one is opened (the race is no damage)."""
-    opened = (read_current(state_home) or {}).get("dir")
+    live = live_build(state_home)
+    opened = live.dir if live else None
     try:
         return _open(state_home, searching)
     except Exception:
-        if (read_current(state_home) or {}).get("dir") == opened:
+        now = live_build(state_home)
+        if (now.dir if now else None) == opened:
             raise
         return _open(state_home, searching)
 
@@ -83,7 +85,7 @@ def _open_live(state_home: Path, searching: bool) -> Engine:
 def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
     """After a failed read: if the live build is not what was written, rebuild it and say so
     (ClickException); else return, and the error is the caller's."""
-    current = read_current(state_home)
+    current = live_build(state_home)
     damaged = live_damage(state_home, current, full=True) if current else []
     if not damaged:
         return
@@ -100,7 +102,7 @@ def ensure_fresh(state_home: Path) -> None:
     """Index the sources if they changed. A failed refresh leaves the previous index answering
     with a warning; with no index at all it is an error that says what to do."""
     try:
-        current = read_current(state_home)
+        current = live_build(state_home)
         damaged = live_damage(state_home, current) if current else []
         if damaged:
             click.echo(
@@ -110,7 +112,7 @@ def ensure_fresh(state_home: Path) -> None:
             )
             build_with_progress(state_home, force=True)
         elif not is_fresh(state_home):
-            had_index = read_current(state_home) is not None
+            had_index = live_build(state_home) is not None
             click.echo(
                 "mtgrules: the library changed; re-indexing before answering"
                 if had_index
@@ -119,7 +121,7 @@ def ensure_fresh(state_home: Path) -> None:
             )
             build_with_progress(state_home, force=False)
     except IndexError_ as error:
-        if read_current(state_home) is None:
+        if live_build(state_home) is None:
             raise click.ClickException(str(error)) from None
         click.echo(
             f"warning: index not refreshed ({error}); answering from the previous one", err=True
@@ -140,7 +142,7 @@ def build_with_progress(state_home: Path, force: bool, verified: str | None = No
 
 
 def _open(state_home: Path, searching: bool) -> Engine:
-    current = read_current(state_home)
+    current = live_build(state_home)
     if current is None:
         raise IndexError_("no index; run `mtgrules index --rebuild`")
     engine = Engine.of_build(state_home, current)
@@ -179,7 +181,9 @@ def hand_off() -> bytes:
         data: bytes | None = path.read_bytes()
     except OSError:
         data = None
-    why = records_mismatch(data, (read_current(home()) or {}).get("records_checksum"))
+    live = live_build(home())
+    recorded = list(live.records_checksum) if live and live.records_checksum else None
+    why = records_mismatch(data, recorded)
     if data is None or why is not None:
         click.echo(f"mtgrules: {why or 'records.jsonl is missing'}; rebuilding the index", err=True)
         build_with_progress(home(), force=True)

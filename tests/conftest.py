@@ -72,9 +72,9 @@ def library_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) ->
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
         files = sorted(str(p) for p in (shared_data / "cr" / "en").glob("*.txt"))
-        result = CliRunner().invoke(cli, ["add", *files])
+        result = CliRunner().invoke(cli, catch_exceptions=False, args=["add", *files])
         assert result.exit_code == 0, result.output
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+        assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     yield home
 
 
@@ -89,14 +89,14 @@ def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def seeds_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """An engine over the embedded seeds alone, built once for the session."""
     from indexer.build import build
-    from indexer.store import read_current
+    from indexer.store import live_build
     from search.engine import Engine
 
     home = tmp_path_factory.mktemp("seeds")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
         build(home)
-        current = read_current(home)
+        current = live_build(home)
         assert current is not None
         opened = Engine.of_build(home, current)
         yield opened

@@ -47,9 +47,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     (files / "ostile.txt").write_bytes(hostile + b"- 205.2. Tipi di carta della regola.\n")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
-        added = CliRunner().invoke(cli, ["add", *map(str, sorted(files.iterdir()))])
+        added = CliRunner().invoke(
+            cli, catch_exceptions=False, args=["add", *map(str, sorted(files.iterdir()))]
+        )
         assert added.exit_code == 0, added.output
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+        assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     port = _free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(home), host="127.0.0.1", port=port, log_level="warning")

@@ -13,7 +13,7 @@ from search.cli import cli
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=list(args))
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -108,7 +108,7 @@ def test_search_prints_the_legend_rule_with_its_key():
     assert first_block[1] == "  it  205.4d · rule · 2024-11-23 · 000_3f40d4614bb0d7a7.txt"
     assert first_block[2].startswith('      Ogni permanente con il supertipo "leggendario"')
     assert first_block[4] == (
-        "  fr  205.4c · rule · edition unknown · 001_1dd839522fb4465e.txt · aligned by content 0.90"
+        "  fr  205.4c · rule · edition unknown · 001_1dd839522fb4465e.txt · aligned by content 0.93"
     )
     assert first_block[5].startswith("      Un permanent avec le sur-type légendaire")
 
@@ -250,7 +250,7 @@ def test_term_base_expands_queries_across_languages():
 )  # fmt: skip
 def test_natural_questions_find_their_rule(question: str, key: str):
     """Question words are no content words; the rule asked about comes first."""
-    result = CliRunner().invoke(cli, ["search", question, "--json"])
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=["search", question, "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["results"][0]["key"] == key
 
@@ -258,11 +258,15 @@ def test_natural_questions_find_their_rule(question: str, key: str):
 def test_when_no_rule_has_every_word_some_of_them_do():
     """'esiliato fase finale curvatura': no text has all four; the Warp rulings have most,
     with a note on stderr and 'missing' (the words found nowhere) in the JSON."""
-    result = CliRunner().invoke(cli, ["search", "esiliato fase finale curvatura", "--json"])
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "esiliato fase finale curvatura", "--json"]
+    )
     assert result.exit_code == 0
     payload = json.loads(result.stdout)
     assert payload["missing"] == [] and payload["results"][0]["key"] == "Warp"
-    plain = CliRunner().invoke(cli, ["search", "esiliato fase finale curvatura"])
+    plain = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "esiliato fase finale curvatura"]
+    )
     assert plain.stderr.startswith("note: no rule has every word; rules with some of them")
 
 

@@ -85,7 +85,7 @@ def test_nothing_lost_in_an_edition(shared_data: Path):
 
 
 def run_json(*args: str) -> dict:
-    result = CliRunner().invoke(cli, [*args, "--json"])
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=[*args, "--json"])
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
 
@@ -93,7 +93,7 @@ def run_json(*args: str) -> dict:
 def test_adding_an_edition_again_is_a_no_op(full: Path, shared_data: Path):
     """The same bytes twice: nothing to do."""
     path = shared_data / "cr" / "en" / "MagicCompRules-20241108.txt"
-    result = CliRunner().invoke(cli, ["add", str(path)])
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=["add", str(path)])
     assert result.stdout == "MagicCompRules-20241108.txt: already in the library, nothing to do\n"
 
 
@@ -155,15 +155,25 @@ def wizards(shared_data: Path) -> Iterator[str]:
 def test_fetch_cr_by_date_and_latest(wizards: str, home: Path):
     """fetch-cr downloads from the published path (a date in either form, or via the rules
     page for latest) and adds it."""
-    result = CliRunner().invoke(cli, ["fetch-cr", "2024-11-08", "--media-url", wizards])
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["fetch-cr", "2024-11-08", "--media-url", wizards]
+    )
     assert result.exit_code == 0, result.output
     assert "added as MagicCompRules-20241108.txt (lang=en, edition=2024-11-08" in result.stdout
-    again = CliRunner().invoke(cli, ["fetch-cr", "latest", "--rules-page", f"{wizards}/en/rules"])
+    again = CliRunner().invoke(
+        cli,
+        catch_exceptions=False,
+        args=["fetch-cr", "latest", "--rules-page", f"{wizards}/en/rules"],
+    )
     assert "already in the library" in again.stdout
 
 
 def test_fetch_cr_offline_says_so(home: Path):
     """No server: one line naming the host, exit 1."""
-    result = CliRunner().invoke(cli, ["fetch-cr", "20241108", "--media-url", "http://127.0.0.1:9"])
+    result = CliRunner().invoke(
+        cli,
+        catch_exceptions=False,
+        args=["fetch-cr", "20241108", "--media-url", "http://127.0.0.1:9"],
+    )
     assert result.exit_code == 1
     assert "cannot reach 127.0.0.1:9" in result.stderr

@@ -31,7 +31,9 @@ ESCAPES = "\x1b]0;owned\x07\x1b[2J\x1b]8;;http://example.invalid\x1b\\link\x1b]8
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    result = CliRunner(env=env).invoke(cli, list(args), prog_name="mtgrules")
+    result = CliRunner(env=env).invoke(
+        cli, catch_exceptions=False, args=list(args), prog_name="mtgrules"
+    )
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
     return result.exit_code, result.stdout, result.stderr
 
@@ -429,7 +431,7 @@ def test_a_bug_while_opening_a_sound_index_is_not_rebuilt_over(
     from search import session
     from search.engine import Engine
 
-    assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     built = read_current(home)
 
     def broken(self: Engine, *args: object, **kwargs: object) -> None:

@@ -36,7 +36,9 @@ RULE = "- 205.9. Ogni permanente nevoso è soggetto alla regola della neve.\n"
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    result = CliRunner(env=env).invoke(cli, list(args), prog_name="mtgrules")
+    result = CliRunner(env=env).invoke(
+        cli, catch_exceptions=False, args=list(args), prog_name="mtgrules"
+    )
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
     return result.exit_code, result.stdout, result.stderr
 

@@ -95,7 +95,7 @@ def test_portuguese_is_one_row_of_the_table():
     """pt has its stop words, stemmer, question words and CR headings; shown after es."""
     from corpus.words import stop_words
     from indexer.analyzers import analyzer
-    from search.builder import QUESTION_WORDS_BY_LANG, is_question
+    from search.parse import QUESTION_WORDS_BY_LANG, is_question
 
     assert "pt" in LANGUAGES and "pt" in SHOWN_ORDER
     assert {"não", "uma"} <= stop_words("pt")

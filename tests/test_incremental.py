@@ -40,9 +40,19 @@ def snapshot(home: Path) -> dict[str, Any]:
     vocabulary, the term base, and what searches and lookups answer."""
     folder = paths.index_root(home) / read_current(home)["dir"]
     runner = CliRunner()
-    answers = [runner.invoke(cli, ["search", q, "--json"]).stdout for q in QUERIES]
-    answers += [runner.invoke(cli, ["show", n, "--json"]).stdout for n in ("205.4d", "704.5")]
-    answers.append(runner.invoke(cli, ["search", "tipo", "--edition", "2024-11-08"]).stdout)
+    answers = [
+        runner.invoke(cli, catch_exceptions=False, args=["search", q, "--json"]).stdout
+        for q in QUERIES
+    ]
+    answers += [
+        runner.invoke(cli, catch_exceptions=False, args=["show", n, "--json"]).stdout
+        for n in ("205.4d", "704.5", "725.1", "733")
+    ]
+    answers.append(
+        runner.invoke(
+            cli, catch_exceptions=False, args=["search", "tipo", "--edition", "2024-11-08"]
+        ).stdout
+    )
     return {
         "records": (home / "records.jsonl").read_bytes(),
         "versions": side_store(folder),
@@ -136,3 +146,36 @@ def test_a_translation_that_follows_by_numbering_keeps_its_edition(home: Path, s
     assert {json.loads(line)["follows"] for line in lines if "magic_rules_clean" in line} == {
         "2025-11-14"
     }
+
+
+def test_adding_an_edition_that_renumbers_rekeys_what_moved(home: Path, shared_data: Path):
+    """2026-08-07 inserted section 722: added in place, it re-keys 2025-11-14's 725.1 (the
+    initiative) and the Spanish 725.1 as 726.1, as a full build keys them, and the rule it
+    removed keeps a gone key of its own."""
+    spanish = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
+    if not spanish.exists():
+        pytest.skip(f"{spanish} is absent")
+
+    def keys() -> dict[tuple[str, str | None, str], str]:
+        lines = (home / "records.jsonl").read_text("utf-8").splitlines()
+        records = [json.loads(line) for line in lines]
+        return {
+            (r["lang"], r["edition"], r["number"]): r["key"]
+            for r in records
+            if r["kind"] == "rule" and r["number"] in ("725.1", "729.2j")
+        }
+
+    (home / "documents").mkdir(parents=True)
+    for path in (edition(shared_data, "20251114"), spanish):
+        shutil.copy(path, home / "documents")
+    assert build(home).built
+    assert keys()[("en", "2025-11-14", "725.1")] == "725.1"
+    shutil.copy(edition(shared_data, "20260807"), home / "documents")
+    assert build(home).added_editions
+    incremental = snapshot(home)
+    assert keys()[("en", "2025-11-14", "725.1")] == "726.1"
+    assert keys()[("es", None, "725.1")] == "726.1"
+    assert keys()[("en", "2026-08-07", "725.1")] == "725.1"
+    assert keys()[("en", "2025-11-14", "729.2j")] == "gone:729.2j@2025-11-14"
+    assert build(home, force=True).built
+    assert snapshot(home) == incremental

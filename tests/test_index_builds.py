@@ -17,7 +17,7 @@ from search.cli import cli
 
 
 def search_keys(query: str) -> list[str]:
-    out = CliRunner().invoke(cli, ["search", query, "--json"]).stdout
+    out = CliRunner().invoke(cli, catch_exceptions=False, args=["search", query, "--json"]).stdout
     return [r["key"] for r in json.loads(out)["results"]]
 
 
@@ -26,7 +26,7 @@ def test_killed_build_leaves_previous_index_answering(home: Path, monkeypatch: p
     first = build(home)
     assert first.built and read_current(home)["dir"] == first.folder.name
 
-    def dying(records, folder, progress=None, alongside=None):
+    def dying(records, folder, progress=None, alongside=None, rules=None):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "half-written").write_text("x")
         raise KeyboardInterrupt
@@ -47,7 +47,7 @@ def test_new_document_refreshes_the_index(home: Path, tmp_path: Path):
     page.write_text(
         "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
     )
-    assert CliRunner().invoke(cli, ["add", str(page)]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["add", str(page)]).exit_code == 0
     assert not is_fresh(home)
     assert search_keys("ornitottero") == ["205.2"]
     assert is_fresh(home)
@@ -79,7 +79,9 @@ def test_damaged_index_is_repaired_by_the_next_command(home: Path):
     folder = build(home).folder
     for path in folder.glob("*.toc"):
         path.write_bytes(b"garbage")
-    result = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "regola delle leggende", "--json"]
+    )
     assert result.exit_code == 0 and "rebuilding it" in result.stderr
     assert json.loads(result.stdout)["results"][0]["key"] == "205.4d"
 
@@ -102,12 +104,14 @@ def test_failed_refresh_keeps_the_previous_index(home: Path, monkeypatch: pytest
         "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
     )
 
-    def full_disk(records, folder, progress=None, alongside=None):
+    def full_disk(records, folder, progress=None, alongside=None, rules=None):
         folder.mkdir(parents=True, exist_ok=True)
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(build_module, "write_index", full_disk)
-    result = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "regola delle leggende", "--json"]
+    )
     assert result.exit_code == 0
     assert "index not refreshed (cannot write the index" in result.stderr
     assert "No space left on device" in result.stderr
@@ -122,7 +126,7 @@ def test_unwritable_home_with_no_index_says_what_to_do(
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("x")
     monkeypatch.setenv("MTGRULES_HOME", str(blocker))
-    result = CliRunner().invoke(cli, ["search", "mondo"])
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=["search", "mondo"])
     assert result.exit_code == 1
     assert "set MTGRULES_HOME to a writable directory" in result.stderr
     assert "Traceback" not in result.stderr
@@ -144,7 +148,9 @@ def test_read_only_home_keeps_answering(home: Path, monkeypatch: pytest.MonkeyPa
         raise OSError(errno.EROFS, "Read-only file system")
 
     monkeypatch.setattr(store, "open", read_only, raising=False)
-    result = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "regola delle leggende", "--json"]
+    )
     assert result.exit_code == 0
     assert "Read-only file system" in result.stderr and "previous one" in result.stderr
     assert json.loads(result.stdout)["results"][0]["key"] == "205.4d"

@@ -210,7 +210,7 @@ def test_bad_files_are_refused_in_one_line(tmp_path: Path, content: bytes, reaso
         "- 205.2. Tipi di carta\n- 205.2c Le pedine hanno tipi di carta anche se non sono carte.\n",
         encoding="utf-8",
     )
-    result = CliRunner().invoke(cli, ["add", str(path), str(good)])
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=["add", str(path), str(good)])
     assert result.exit_code == 1
     assert (
         result.stderr.count("\n") == 1

@@ -30,13 +30,20 @@ def learned_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) ->
     files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
-        assert CliRunner().invoke(cli, ["add", *map(str, files), str(pdf)]).exit_code == 0
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+        assert (
+            CliRunner()
+            .invoke(cli, catch_exceptions=False, args=["add", *map(str, files), str(pdf)])
+            .exit_code
+            == 0
+        )
+        assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
         yield home
 
 
 def run(home: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(cli, list(args))
+    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(
+        cli, catch_exceptions=False, args=list(args)
+    )
     return result.exit_code, result.stdout
 
 

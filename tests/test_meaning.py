@@ -98,16 +98,20 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
         folder = seeded(home)
         assert vectors.running(home) and not vectors.ready(folder)
         assert vectors.main([str(home)]) == 0 and not vectors.ready(folder)
-        result = CliRunner().invoke(cli, ["search", "regola delle leggende"])
+        result = CliRunner().invoke(
+            cli, catch_exceptions=False, args=["search", "regola delle leggende"]
+        )
         assert result.exit_code == 0
         assert "205.4d" in result.stdout
         assert result.stderr.splitlines() == [PREPARING]
         assert open_meaning(folder, home) is None and preparing(folder)
-        lookup = CliRunner().invoke(cli, ["search", "205.4d"])
+        lookup = CliRunner().invoke(cli, catch_exceptions=False, args=["search", "205.4d"])
         assert lookup.stderr == ""  # a rule number needs no meaning
     with vectors.embedding_lock(home, wait=True):  # the build's embedder may be starting
         vectors.embed_live(home)
-    result = CliRunner().invoke(cli, ["search", "regola delle leggende"])
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "regola delle leggende"]
+    )
     assert result.exit_code == 0 and result.stderr == ""
     monkeypatch.setenv("MTGRULES_MEANING", "off")
     assert not preparing(paths.index_root(home) / "elsewhere")

@@ -23,7 +23,7 @@ def test_translations_are_searched_in_their_own_language(seeds_engine: Engine):
     assert Term("terms", "rule", boost=0.5) in found
     assert Term("text_it", "rul", boost=0.5) not in found
     assert "regol" in words
-    results, _ = seeds_engine.search("regola delle leggende", Filters(), 5)
+    results = seeds_engine.search("regola delle leggende", Filters(), 5).results
     assert results[0].key == "205.4d"
 
 
@@ -31,7 +31,7 @@ def test_operators_go_through_the_parser(seeds_engine: Engine):
     """NOT, OR and parentheses keep Whoosh's query syntax."""
     query, _ = seeds_engine.query("leggendario NOT mondo")
     assert any(isinstance(q, Not) for q in query.children())
-    results, _ = seeds_engine.search("leggendario NOT mondo", Filters(), 10)
+    results = seeds_engine.search("leggendario NOT mondo", Filters(), 10).results
     assert results and all(
         "mondo" not in r.text.lower() for res in results for r in res.records if r.lang == "it"
     )

@@ -29,7 +29,8 @@ def test_each_language_keeps_its_own_words():
 def test_wide_terminal_shows_columns_and_highlights():
     """On a wide terminal the Italian and French texts of 205.4d stand side by side."""
     with open_engine() as engine:
-        results, matched = engine.search("regola delle leggende", Filters(), 1)
+        outcome = engine.search("regola delle leggende", Filters(), 1)
+    results, matched = outcome.results, outcome.matched
     out = io.StringIO()
     console = Console(file=out, width=160, force_terminal=True, color_system="truecolor")
     echo_rich(results, (), matched, console)
@@ -42,7 +43,8 @@ def test_wide_terminal_shows_columns_and_highlights():
 def test_narrow_terminal_stacks():
     """Under 110 columns the languages are stacked."""
     with open_engine() as engine:
-        results, matched = engine.search("regola delle leggende", Filters(), 1)
+        outcome = engine.search("regola delle leggende", Filters(), 1)
+    results, matched = outcome.results, outcome.matched
     out = io.StringIO()
     echo_rich(results, (), matched, Console(file=out, width=80, force_terminal=True))
     rows = [line for line in out.getvalue().splitlines() if "· rule ·" in line]

@@ -88,16 +88,22 @@ def test_history_and_diff_read_numbers_as_written(full: Path):
     """`history "Rule 205.4D"` and `diff ... 'regla 205,4'` are the history of 205.4d and the
     changes within 205.4."""
     runner = CliRunner()
-    result = runner.invoke(cli, ["history", "Rule 205.4D", "--json"])
+    result = runner.invoke(cli, catch_exceptions=False, args=["history", "Rule 205.4D", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["rule"] == "205.4d"
     result = runner.invoke(
-        cli, ["diff", "--from", "2017-01-20", "--to", "2018-07-13", "regla 205,4", "--json"]
+        cli,
+        ["diff", "--from", "2017-01-20", "--to", "2018-07-13", "regla 205,4", "--json"],
+        catch_exceptions=False,
     )
     assert result.exit_code == 0, result.output
     changed = {c["to"] or c["from"] for c in json.loads(result.output)["changes"]}
     assert "205.4d" in changed and all(n.startswith("205.4") for n in changed)
-    result = runner.invoke(cli, ["diff", "--from", "2017-01-20", "--to", "2018-07-13", "legend"])
+    result = runner.invoke(
+        cli,
+        catch_exceptions=False,
+        args=["diff", "--from", "2017-01-20", "--to", "2018-07-13", "legend"],
+    )
     assert result.exit_code == 2 and "'legend' is not a rule number" in result.output
 
 
@@ -107,7 +113,7 @@ def test_every_command_takes_the_same_edition_forms(full: Path):
     runner = CliRunner()
 
     def json_of(*args: str) -> dict:
-        result = runner.invoke(cli, [*args, "--json"])
+        result = runner.invoke(cli, catch_exceptions=False, args=[*args, "--json"])
         assert result.exit_code == 0, (args, result.output)
         return json.loads(result.output)
 
@@ -117,13 +123,15 @@ def test_every_command_takes_the_same_edition_forms(full: Path):
         shown = json_of("show", "205.4d", "--edition", edition, "--lang", "en")["results"][0]
         assert [f"(see rule {cited})" in r["text"] for r in shown["records"]] == [True]
     assert json_of("history", "205.4d", "--edition", "20180713")["edition"] == "2018-07-13"
-    exported = runner.invoke(cli, ["export", "--format", "jsonl", "--edition", "latest"])
+    exported = runner.invoke(
+        cli, catch_exceptions=False, args=["export", "--format", "jsonl", "--edition", "latest"]
+    )
     editions = {json.loads(line)["edition"] for line in exported.output.splitlines()}
     assert editions == {"2026-08-07"}
     for args in (
         ["search", "legend", "--edition", "last"],
         ["diff", "--from", "x", "--to", "latest"],
     ):
-        result = runner.invoke(cli, args)
+        result = runner.invoke(cli, catch_exceptions=False, args=args)
         assert result.exit_code == 2
         assert "write it as YYYY-MM-DD (e.g. 2024-11-08), YYYYMMDD or latest" in result.output

@@ -119,3 +119,21 @@ assert not isinstance(sys.modules["asyncio"], DeferredModule)
 """
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_a_submodule_imported_under_a_stand_in_is_the_real_one():
+    """`import asyncio.events` while Whoosh is imported imports the real asyncio package and
+    its submodule: the stand-in's __path__ is the real package's."""
+    probe = """
+import sys
+from search.light_imports import DeferredModule, light_imports
+with light_imports():
+    import asyncio.events
+    import urllib.request as request
+    assert asyncio.events.AbstractEventLoop is sys.modules["asyncio.events"].AbstractEventLoop
+    assert request.urlopen is sys.modules["urllib.request"].urlopen
+assert not isinstance(sys.modules["asyncio"], DeferredModule)
+assert sys.modules["asyncio"].__file__.endswith("__init__.py")
+"""
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr

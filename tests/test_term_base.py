@@ -3,6 +3,9 @@ stemmed alike, and not through a mere accent."""
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -86,3 +89,17 @@ def test_term_extraction_never_crashes(texts: list[tuple[str, str, bool]], links
     ]
     for term in extract(pairs, linked, english):
         assert term.count >= 1 and 0 < term.confidence <= 1
+
+
+def test_a_term_base_is_freed_after_use():
+    """Its lookup tables live on the instance, so a term base let go of is freed (`serve`
+    makes one per rebuild), whether built or loaded from a build's ready tables."""
+    built = TermBase(static_terms())
+    loaded = TermBase.from_ready(built.to_ready())
+    refs = []
+    for termbase in (built, loaded):
+        assert termbase.lookup("follia") and termbase.concepts_in("Un terrain de base", "fr")
+        refs.append(weakref.ref(termbase))
+    del built, loaded, termbase
+    gc.collect()
+    assert [ref() for ref in refs] == [None, None]

@@ -19,7 +19,7 @@ XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=list(args))
     return result.exit_code, result.stdout, result.stderr
 
 

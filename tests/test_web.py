@@ -16,13 +16,13 @@ from search.web.app import create_app
 
 
 def cli_json(*args: str) -> dict:
-    result = CliRunner().invoke(cli, [*args, "--json"])
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=[*args, "--json"])
     return json.loads(result.stdout)
 
 
 @pytest.fixture
 def client(home: Path) -> TestClient:
-    assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     return TestClient(create_app(home))
 
 
@@ -70,8 +70,8 @@ def test_pages_escape_every_text_and_link_cited_rules(
     path.write_bytes(
         seed(IT) + b"\n- 205.9. Vedi regola 205.4d <script>alert(1)</script> e 999.9z.\n"
     )
-    assert CliRunner().invoke(cli, ["add", str(path)]).exit_code == 0
-    assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["add", str(path)]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     client = TestClient(create_app(home))
     page = client.get("/rule/205.9")
     assert page.status_code == 200
@@ -101,8 +101,8 @@ def test_a_rebuilt_index_is_picked_up(client: TestClient, tmp_path: Path):
     assert client.get("/api/show/205.9").status_code == 404
     path = tmp_path / "nuova.txt"
     path.write_bytes(seed(IT) + b"\n- 205.9. Una regola nuova di zecca.\n")
-    assert CliRunner().invoke(cli, ["add", str(path)]).exit_code == 0
-    assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["add", str(path)]).exit_code == 0
+    assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     assert client.get("/api/show/205.9").status_code == 200
 
 

@@ -293,18 +293,16 @@ def test_every_link_answers_on_three_editions_and_spanish(event: TestClient):
 
 @pytest.mark.shared_data
 def test_a_renumbered_rule_is_a_move_for_its_translation(event: TestClient):
-    """On /rule/310.8 the banner names the edition the Spanish CR follows and says the rule
-    moved to 310.9, without a word diff of two unrelated rules."""
-    page = event.get("/rule/310.8").text
+    """The Spanish 310.8 sits under its rule's current key (issue 22), 310.9: there the banner
+    names the edition the Spanish CR follows and says the rule moved to 310.9, its text
+    unchanged, without a word diff of two unrelated rules."""
+    page = event.get("/rule/310.9").text
     banner = page[page.index('<p class="stale"') :]
     banner = banner[: banner.index("</p>")]
     assert "Spanish (magic_rules_clean.pdf) follows English 2025-11-14" in banner
-    assert (
-        'moved to <a href="/rule/310.9">310.9</a></strong> (310.8 in 2026-08-07 is another rule)'
-        in banner
-    )
+    assert 'moved to <a href="/rule/310.9">310.9</a></strong>, its text unchanged.' in banner
     assert "<del>" not in banner and "[-" not in banner
-    assert 'href="/diff?from=2025-11-14&amp;to=2026-08-07&amp;rule=310.8"' in page
+    assert 'href="/diff?from=2025-11-14&amp;to=2026-08-07&amp;rule=310.9"' in page
 
 
 @pytest.mark.shared_data

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from corpus.identity import gone_place
 from search import payloads
 from search.commands.options import EDITION, json_option, problems_as_errors
 from search.render import colour_diff
@@ -30,9 +31,11 @@ from search.session import library_records
 @json_option
 def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bool) -> None:
     """Show when a rule appeared, changed, moved (was renumbered) and disappeared. RULE is a
-    number in the edition given (or the newest that has it), or a translation's own key
-    (205.2c@FILE)."""
-    if "@" in rule:
+    number in the edition given (or the newest that has it), a gone rule's key
+    (gone:725.1@2025-11-14), or a translation's own key (205.2c@FILE)."""
+    if last := gone_place(rule):
+        rule, edition = last  # a rule gone from the newest edition: from its last number
+    elif "@" in rule:
         _own_key(rule, as_json)
         return
     with problems_as_errors():

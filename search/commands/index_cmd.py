@@ -6,7 +6,7 @@ import click
 
 from corpus.paths import home
 from indexer.integrity import live_damage
-from indexer.store import IndexError_, read_current
+from indexer.store import IndexError_, live_build
 from search.commands.options import json_option
 from search.safe_text import echo, echo_json
 from search.session import build_with_progress
@@ -17,12 +17,12 @@ from search.session import build_with_progress
 @json_option
 def command(rebuild: bool, as_json: bool) -> None:
     """Build (or refresh) the search index from every source in the library."""
-    current = read_current(home())
+    current = live_build(home())
     damaged = live_damage(home(), current, full=True) if current and not rebuild else []
     if damaged:
         echo(f"mtgrules: the index is damaged ({', '.join(damaged)}); rebuilding it", err=True)
     try:
-        verified = current["dir"] if current and not rebuild and not damaged else None
+        verified = current.dir if current and not rebuild and not damaged else None
         result = build_with_progress(home(), force=rebuild or bool(damaged), verified=verified)
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None

@@ -28,6 +28,8 @@ def command(rule: str, as_json: bool, **options: object) -> None:
     if as_json:
         echo_json(payload)
         return
+    if payload.get("note"):
+        echo(payload["note"])  # the number asked is another rule's, or none, today
     show_results(results, show, set())
     if payload["refers_to"]:
         echo(f"\nrefers to: {', '.join(payload['refers_to'])}")

@@ -28,8 +28,14 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
             echo(f"{concept['english']}")
             for term in concept["terms"]:
                 period = f" ({term['period']})" if term["period"] else ""
+                if term.get("obsolete"):
+                    period = f" (no longer in use: {term['period']})"
                 echo(f"  {term['lang']}  {term['term']}{period}  — {term['source']}")
             if concept["rules"]:
                 echo(f"  rules: {', '.join(concept['rules'])}")
+        if payload.get("hidden"):
+            from corpus.terms import SHOWN_CONFIDENCE
+
+            echo(f"({payload['hidden']} learned pairs below confidence {SHOWN_CONFIDENCE} hidden)")
     if not payload["concepts"]:
         raise SystemExit(1)

@@ -27,7 +27,7 @@ from corpus.documents import DOCUMENTS
 from corpus.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
 from corpus.records import KINDS, read_jsonl
 from indexer.integrity import live_damage, records_mismatch
-from indexer.store import read_current
+from indexer.store import Current, live_build
 from search import payloads
 from search.engine import Engine
 from search.results import Filters
@@ -98,7 +98,7 @@ class Library:
         except payloads.Problem:
             raise
         except Exception:
-            current = read_current(self.home)
+            current = live_build(self.home)
             if current is None:
                 raise payloads.Problem("no index yet; run `mtgrules index` first", 503) from None
             damaged = live_damage(self.home, current, full=True)
@@ -106,22 +106,22 @@ class Library:
                 self._damaged(current, damaged)
             raise  # the build is as written: a bug, to be seen (500), not rebuilt over
 
-    def _damaged(self, current: dict[str, Any], damaged: list[str]) -> None:
+    def _damaged(self, current: Current, damaged: list[str]) -> None:
         """Start one rebuild of a damaged build (in the background) and say so (Problem)."""
         with self._lock:
-            if self._engine is not None and self._dir == current["dir"]:
+            if self._engine is not None and self._dir == current.dir:
                 self._engine.close()
                 self._engine, self._dir, self._records = None, None, None
                 self._derived = {}
-            if self._rebuilt_for == current["dir"] and self._rebuild_error:
+            if self._rebuilt_for == current.dir and self._rebuild_error:
                 raise payloads.Problem(
                     f"the index is damaged ({', '.join(damaged)}) and could not be rebuilt "
                     f"({self._rebuild_error}); run `mtgrules index --rebuild`",
                     503,
                 )
             running = self._rebuild is not None and self._rebuild.is_alive()
-            if not running and self._rebuilt_for != current["dir"]:  # once per damaged build
-                self._rebuilt_for, self._rebuild_error = current["dir"], None
+            if not running and self._rebuilt_for != current.dir:  # once per damaged build
+                self._rebuilt_for, self._rebuild_error = current.dir, None
                 self._rebuild = threading.Thread(target=self._rebuild_now, daemon=True)
                 self._rebuild.start()
         raise payloads.Problem(
@@ -143,18 +143,18 @@ class Library:
         return await self.run(lambda: function(self.engine(), *args))
 
     def engine(self) -> Any:
-        current = read_current(self.home)
+        current = live_build(self.home)
         if current is None:
             raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
         damaged = live_damage(self.home, current)  # sizes and times: as a command starts
         if damaged:
             self._damaged(current, damaged)
         with self._lock:
-            if current["dir"] != self._dir:
+            if current.dir != self._dir:
                 if self._engine is not None:
                     self._engine.close()
                 self._engine = Engine.of_build(self.home, current)
-                self._dir, self._records, self._derived = current["dir"], None, {}
+                self._dir, self._records, self._derived = current.dir, None, {}
             return self._engine
 
     def records(self) -> Any:
@@ -164,18 +164,21 @@ class Library:
         with self._lock:
             if self._records is not None:
                 return self._records
-        current = read_current(self.home) or {}
+        current = live_build(self.home)
         try:
             data: bytes | None = paths.records_file(self.home).read_bytes()
         except OSError:
             data = None
-        why = records_mismatch(data, current.get("records_checksum"))
+        recorded = current.records_checksum if current else None
+        why = records_mismatch(data, list(recorded) if recorded else None)
+        if current is None:
+            raise payloads.Problem("no index yet; run `mtgrules index` first", 503)
         if data is None or why:
             self._damaged(current, [why or "records.jsonl is missing"])
         assert data is not None
         records = list(read_jsonl(data.splitlines()))
         with self._lock:
-            if self._dir == current.get("dir"):
+            if self._dir == current.dir:
                 self._records = records
         return records
 

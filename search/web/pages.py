@@ -19,6 +19,7 @@ from corpus.numbers import CITATION, RuleNumber
 from corpus.records import LOW_CONFIDENCE, StoredRecord
 from search import payloads
 from search.render import by_language, matched_spans
+from search.renumbering import Citations, citations, numbering
 from search.web.app import (
     HERE,
     LANG_NAMES,
@@ -57,10 +58,12 @@ def _environment() -> Environment:
 
 
 def linked(
-    record: StoredRecord, known: set[str] | None = None, matched: set[str] | None = None
+    record: StoredRecord, known: Citations | None = None, matched: set[str] | None = None
 ) -> Markup:
-    """A record's text escaped, each cited rule a link (to a rule the library has), the words
-    the query matched marked as the terminal marks them."""
+    """A record's text escaped, each cited rule a link (to the rule's current key, when the
+    library has it: "rule 725" of a 2025 text is today's 726), the words the query matched
+    marked as the terminal marks them."""
+    numbered = numbering(record)
     text = record.text
     judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
     links = (
@@ -82,8 +85,9 @@ def linked(
         piece = text[start:end]
         if kind == "mark":
             pieces.append(Markup("<mark>{}</mark>").format(piece))
-        elif known is None or kind in known:
-            pieces.append(Markup('<a href="{}">{}</a>').format(href("rule", kind), piece))
+        elif known is None or (numbered, kind) in known:
+            target = known[numbered, kind] if known else kind
+            pieces.append(Markup('<a href="{}">{}</a>').format(href("rule", target), piece))
         else:
             pieces.append(escape(piece))
         position = end
@@ -141,11 +145,7 @@ async def home_page(request: Request) -> Response:
         )
         overview = await library.run(library.overview)
         wanted = {*filters.langs, *show, *await library.with_engine(_query_languages, q)}
-        cited = {n for r in results for rec in r.records for n in CITATION.findall(rec.text)}
-        cited |= {
-            c.target for r in results for rec in r.records for c in cited_in(rec.text, rec.key)
-        }
-        known = await library.with_engine(_known, cited)
+        known = await library.with_engine(_cited, results)
     except payloads.Problem as problem:
         return page(
             "search.html", status=problem.status, title=f"{q} — mtgrules", error=str(problem),
@@ -168,8 +168,26 @@ async def home_page(request: Request) -> Response:
     )
 
 
-def _query_languages(engine: Any, q: str) -> Any:
-    return engine.query_languages(q)
+def _cited(engine: Any, results: list[Any]) -> Citations:
+    """The rules the results' texts cite that the library has, under their current keys."""
+    records = [rec for r in results for rec in r.records]
+    found = citations(engine.versions, records)
+    # A judge document's citations are keys already ("see section 4.4" is MTR 4.4).
+    found.update(
+        {
+            (numbering(rec), c.target): c.target
+            for rec in records
+            for c in cited_in(rec.text, rec.key)
+        }
+    )
+    return {place: key for place, key in found.items() if engine.versions.has_key(key)}
+
+
+def _query_languages(engine: Any, q: str) -> list[str]:
+    """The languages the query's words say it is written in (the engine is the lexicon)."""
+    from search.parse import languages_of
+
+    return languages_of(q, engine)
 
 
 def _english_editions(engine: Any) -> list[str]:
@@ -202,10 +220,10 @@ def _status_of_translations(
                     "follows": entry["english_from"] if entry else follows,
                     "newest": editions[-1],
                     "change": entry,
-                    # after a move, whether the old number now holds another English rule
-                    "reused": any(
-                        r.lang == "en" and editions[-1] in r.editions for r in result.records
-                    ),
+                    # after a move, whether the old number now holds another English rule (a
+                    # result keyed by the rule's current number holds the rule itself)
+                    "reused": bool(entry and entry["english_number"] != result.key)
+                    and any(r.lang == "en" and editions[-1] in r.editions for r in result.records),
                 }
             )
     return lines
@@ -242,11 +260,12 @@ async def _rule_page(request: Request, rule: str) -> Response:
         payload, results = await library.with_engine(payloads.show, rule, filters, show)
         overview = await library.run(library.overview)
         translations = await library.run(_status_of_translations, library, results)
-        known = await library.with_engine(_known, payload["refers_to"])
+        known_keys = await library.with_engine(_known, payload["refers_to"])
+        known = await library.with_engine(_cited, results)
         editions = await library.with_engine(_english_editions)
     except payloads.Problem as problem:
         return error_page(problem.status, f"{rule} — mtgrules", str(problem))
-    known |= {r.key for r in results}
+    known_keys |= {r.key for r in results}
     present = {r.lang for result in results for r in result.records}
     wanted = set(filters.langs or show or {"en", *overview.holdings})
     numbered = RuleNumber.written(rule) is not None
@@ -258,6 +277,7 @@ async def _rule_page(request: Request, rule: str) -> Response:
         rule=payload["query"],
         results=[(r, by_language(r, show)) for r in results],
         known=known,
+        known_keys=known_keys,
         payload=payload,
         translations=translations,
         following=_following(translations),

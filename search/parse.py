@@ -1,0 +1,157 @@
+"""Stage 1, parse: a query's text to a `Query`: whether it is a rule number, a question, plain
+words or operators, its content words and phrases, and the language it is written in.
+
+Nothing here searches: what the index knows of a word (whether a language's text has it, what
+the term base says of it) is asked of a `Lexicon`, the engine."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Protocol
+
+from corpus.languages import LANGUAGES
+from search.query import (
+    ELISION,
+    OPERATORS,
+    TOKEN,
+    NumberQuery,
+    as_number,
+    validate,
+    without_question_marks,
+)
+
+# The words of a question, in each language: "how does warp work", "come funziona la
+# curvatura", "comment fonctionne", "cómo funciona". They say what is asked, not about what.
+QUESTION_WORDS_BY_LANG = {code: lang.question_words for code, lang in LANGUAGES.items()}
+QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
+
+# The words that open a question in each language (not "can" or "si": "can" opens "can't").
+OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values()))
+
+
+class Lexicon(Protocol):
+    """What the parse stage asks of the index about a word."""
+
+    def written_in(self, word: str, languages: Sequence[str]) -> bool:
+        """Whether any of these languages' text in the index has the word."""
+        ...
+
+    def term_languages(self, word: str) -> set[str]:
+        """The languages whose terms of the term base the word is ("joueur": fr)."""
+        ...
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query as the later stages take it."""
+
+    text: str  # as validated, without question marks
+    number: NumberQuery | None  # a rule number to look up ("205.4d", "regla 205,4d")
+    plain: bool  # words and "quoted phrases" only: no operators, parentheses or wildcards
+    asked: bool  # a question: answered by the rules with most of its words, not only all
+    words: tuple[str, ...]  # content words and "phrases": no stop or question words
+    languages: tuple[str, ...]  # the language it is written in, when its words say so
+
+    @property
+    def named(self) -> str:
+        """The text that may name a concept: a question's content words, else all of it."""
+        return (" ".join(self.words) if self.asked else self.text).strip().strip('"')
+
+
+def parse(text: str, lexicon: Lexicon) -> Query:
+    """A query's text as a Query; QueryError (one line, with the fix) when it cannot run."""
+    text = validate(text)
+    questioned = text.rstrip().endswith("?")
+    text = without_question_marks(text)
+    plain = is_plain(text)
+    return Query(
+        text=text,
+        number=as_number(text),
+        plain=plain,
+        asked=plain and (questioned or is_question(text)),
+        words=tuple(content_tokens(text, is_stop_word)),
+        languages=tuple(languages_of(text, lexicon)),
+    )
+
+
+def is_plain(text: str) -> bool:
+    """Words and quoted phrases only: no operators, parentheses or wildcards."""
+    tokens = TOKEN.findall(text)
+    return not any(
+        t in OPERATORS or t in "()" or (("*" in t or "?" in t) and not t.startswith('"'))
+        for t in tokens
+    )
+
+
+def is_question(text: str) -> bool:
+    """Whether a query is asked as a question: it ends with "?" or opens with a question word
+    of some language ("how", "come", "comment", "cómo")."""
+    tokens = TOKEN.findall(text)
+    return text.rstrip().endswith("?") or bool(tokens and tokens[0].lower() in OPENERS)
+
+
+def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
+    """The query's phrases and content words: stop words and, when there is more, question
+    words left out."""
+    tokens = [t for t in TOKEN.findall(text) if t.startswith('"') or not is_common(t, stop)]
+    asked = [t for t in tokens if t.startswith('"') or t.lower() not in QUESTION_WORDS]
+    return asked or tokens
+
+
+def bare(token: str) -> str:
+    """A word without its elided article and its operator marks: "l'artefatto" -> artefatto."""
+    return ELISION.sub("", token.strip("*?+-"))
+
+
+def is_common(token: str, stop: Callable[[str], bool]) -> bool:
+    """A stop word in some language: searched, it would make every other language miss."""
+    return stop(bare(token).lower())
+
+
+def languages_of(text: str, lexicon: Lexicon) -> list[str]:
+    """The language a query is written in, when its words say so: a word found in only one
+    language's texts is a vote for it ("sous-types" is French, "séparés" could be English
+    "separate" too)."""
+    from indexer.schema import INDEX_LANGS
+
+    votes: dict[str, int] = {}
+    for word in re.findall(r"[^\W\d_][\w'’-]*", text):
+        if word in OPERATORS:
+            continue
+        lower = word.lower()
+        # Question and function words that belong to one language only ("comment", "gli").
+        marked = {
+            code
+            for code, language in LANGUAGES.items()
+            if lower in language.marker_words or lower in QUESTION_WORDS_BY_LANG[code]
+        }
+        if len(marked) == 1:
+            (lang,) = marked
+            votes[lang] = votes.get(lang, 0) + 1
+            continue
+        present = {lang for lang in INDEX_LANGS if lexicon.written_in(word, [lang])}
+        present |= lexicon.term_languages(word)
+        if len(present) == 1:
+            (lang,) = present
+            votes[lang] = votes.get(lang, 0) + 1
+    if not votes:
+        return []
+    best = max(votes.values())
+    winners = [lang for lang, n in votes.items() if n == best]
+    return winners if len(winners) == 1 else []
+
+
+@cache
+def stop_words() -> frozenset[str]:
+    """Every language's stop words, as its analyzer drops them."""
+    from indexer.analyzers import stop_words as language_stop_words
+    from indexer.schema import INDEX_LANGS
+
+    return frozenset(word for lang in INDEX_LANGS for word in language_stop_words(lang))
+
+
+def is_stop_word(word: str) -> bool:
+    return word in stop_words()

@@ -1,0 +1,120 @@
+"""Stage 4, present: keys to results with their records, grouped under one English key, in
+reading order, with the English versions a reader needs. (The JSON answers of the commands
+and the web app are payloads.py; the terminal's rendering is render.py.)"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from corpus.mechanics import owned_rules, result_key
+from corpus.numbers import RuleNumber, sort_key
+from corpus.records import StoredRecord
+from indexer.sidestore import Reader
+from search.query import NumberQuery
+from search.results import Filters, Result, order_records, select_english
+
+
+def looked_up(
+    number: NumberQuery, versions: Reader, filters: Filters, english_editions: tuple[str, ...]
+) -> list[Result]:
+    """The results of a rule number: the rule and, unless asked alone, its subrules (all of a
+    section), with the mechanic that owns it; in rule order."""
+    records: Iterable[StoredRecord]
+    if number.is_section:
+        records = versions.in_section(number.number)
+    elif number.alone:
+        records = versions.with_keys([number.number])
+    else:
+        records = versions.with_keys([], prefixes=[number.number])
+    groups: dict[str, Result] = {}
+    for record in records:
+        key = record.key
+        if number.covers(key) and filters.keep(record):
+            groups.setdefault(key, Result(key, 1.0)).records.append(record)
+    mechanic = owned_rules().get(number.number)
+    if mechanic and number.number in groups:
+        groups[number.number].records.extend(
+            r for r in versions.with_keys([mechanic]) if filters.keep(r)
+        )
+    results = sorted(groups.values(), key=lambda r: sort_key(r.key))
+    arrange(results, filters, english_editions)
+    return results
+
+
+def looked_up_part(
+    key: str, versions: Reader, filters: Filters, english_editions: tuple[str, ...]
+) -> list[Result]:
+    """A part of a judge document by its key (corpus/documents.py): a chapter with its sections
+    ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part; in document order."""
+    chapter = key.rpartition(" ")[2].isdigit()
+    records = versions.with_keys([key], prefixes=[key + "."] if chapter else [])
+    groups: dict[str, Result] = {}
+    for record in records:
+        if filters.keep(record):
+            groups.setdefault(record.key, Result(record.key, 1.0)).records.append(record)
+    results = sorted(groups.values(), key=lambda r: sort_key(r.key))
+    arrange(results, filters, english_editions)
+    return results
+
+
+def filled(
+    ranked: Iterable[tuple[str, float]],
+    versions: Reader,
+    filters: Filters,
+    english_editions: tuple[str, ...],
+) -> list[Result]:
+    """Ranked keys as results with their records (a mechanic's with the rules it owns)."""
+    results = [Result(key, score) for key, score in ranked]
+    if not results:
+        return results
+    by_key = {result.key: result for result in results}
+    owned = [rule for rule, name in owned_rules().items() if name in by_key]
+    for record in versions.with_keys(list(by_key), prefixes=owned):
+        key = record.key if record.key in by_key else result_key(record.key)
+        if key in by_key and filters.keep(record):
+            by_key[key].records.append(record)
+    results = with_subrules(results, versions, filters)
+    arrange(results, filters, english_editions)
+    return results
+
+
+def is_heading(record: StoredRecord) -> bool:
+    """A rule whose text is its title only ("702.19. Trample", "605. Mana Abilities")."""
+    return record.kind == "rule" and (record.text or "").strip() == (record.title or "").strip()
+
+
+def with_subrules(results: list[Result], versions: Reader, filters: Filters) -> list[Result]:
+    """A heading is never the whole answer: a result that is only a rule's heading comes with
+    the rules under it (702.19 with 702.19a, b, c…; 605 with 605.1, 605.2…), which then leave
+    the results below it."""
+    headings = [
+        r
+        for r in results
+        if RuleNumber.of(r.key) is not None
+        and r.records
+        and all(is_heading(record) for record in r.records if record.kind == "rule")
+    ]
+    if not headings:
+        return results
+    keys = {r.key for r in headings}
+    under: dict[str, set[str]] = {key: set() for key in keys}
+    for record in versions.with_keys([], prefixes=[f"{key}" for key in keys]):
+        if record.parent in keys and filters.keep(record):
+            owner = next(r for r in headings if r.key == record.parent)
+            owner.records.append(record)
+            under[record.parent].add(record.key)
+    # A rule ranked above its heading keeps its place; below it, it is in the heading's answer.
+    kept: list[Result] = []
+    shown: set[str] = set()
+    for result in results:
+        if result.key not in shown:
+            kept.append(result)
+        shown |= under.get(result.key, set())
+    return kept
+
+
+def arrange(results: list[Result], filters: Filters, english_editions: tuple[str, ...]) -> None:
+    """Each result's records in reading order, with the English versions a reader needs."""
+    for result in results:
+        result.records = order_records(result.records)
+        select_english(result, english_editions, filters.edition)

@@ -1,0 +1,99 @@
+"""Stage 3, rank: candidates to scores by key, then each re-ranking rule in turn. Every rule
+is a pure function from scores (and what it needs to know, passed in) to new scores, so each
+can be tested alone and the order they apply in is read in one place (Engine.search)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from corpus.mechanics import by_english
+from corpus.numbers import RuleNumber, sort_key
+
+if TYPE_CHECKING:
+    from search.retrieve import Candidate
+
+Scores = dict[str, float]  # key -> score
+
+EXACT_NAME_BONUS = 2.0
+DEFINITION_LEADS = 1.05  # the rule a glossary entry sends to, just above the entry
+OTHER_LANGUAGE_WEIGHT = 0.5
+DEFINITIONS_LOOKED_AT = 10  # the best keys whose glossary entries lead to their rules
+
+
+def by_key(candidates: Iterable[Candidate], languages: Sequence[str]) -> Scores:
+    """Each key's best candidate. Evidence in the query's own language counts fully, and in
+    English, the language every key is ruled in; another translation's match less."""
+    scores: Scores = {}
+    for candidate in candidates:
+        own = not languages or candidate.lang in languages or candidate.lang == "en"
+        weight = 1.0 if own else OTHER_LANGUAGE_WEIGHT
+        scores[candidate.key] = max(scores.get(candidate.key, 0.0), candidate.score * weight)
+    return scores
+
+
+def exact_name_bonus(scores: Mapping[str, float], named: Iterable[str]) -> Scores:
+    """A query that names a key or a heading exactly ("Station", "Supertipi"), or a concept in
+    any language, asks for it: the named keys outrank the rules that merely mention them."""
+    named = set(named)
+    return {
+        key: score * EXACT_NAME_BONUS if key in named else score for key, score in scores.items()
+    }
+
+
+def definition_entries(scores: Mapping[str, float]) -> list[str]:
+    """The best keys that may be glossary entries: neither a rule number nor a mechanic (a
+    mechanic's key already shows its rule: Station with 702.184)."""
+    top = sorted(scores, key=lambda k: -scores[k])[:DEFINITIONS_LOOKED_AT]
+    return [k for k in top if RuleNumber.of(k) is None and by_english(k) is None]
+
+
+def most_specific(cited: Sequence[str]) -> str:
+    """Of the rules a definition cites ("See rules 704.5j and 704.5k"), the most specific;
+    of equally specific ones, the first."""
+    return max(cited, key=lambda n: (n.count(".") + n[-1:].isalpha(), -cited.index(n)))
+
+
+def definitions_lead_to_rules(
+    scores: Mapping[str, float], leads: Iterable[tuple[str, str]]
+) -> Scores:
+    """Each (entry, rule) of `leads` puts the rule just above the glossary entry that sends to
+    it: the definition is found, the rule is the answer."""
+    led = dict(scores)
+    for entry, rule in leads:
+        if entry in scores:
+            led[rule] = max(led.get(rule, 0.0), scores[entry] * DEFINITION_LEADS)
+    return led
+
+
+def ranked(scores: Mapping[str, float], limit: int) -> list[tuple[str, float]]:
+    """The best `limit` keys, ties in rule order."""
+    return sorted(scores.items(), key=lambda item: (-item[1], sort_key(item[0])))[:limit]
+
+
+# --- fusion -----------------------------------------------------------------------------------
+
+RRF_K = 60  # reciprocal rank fusion's constant (Cormack et al. 2009): rank r counts 1/(k + r)
+DENSE_WEIGHT = 0.7  # the encoder's ranking against Whoosh's: measured on eval/judges-queries.tsv
+
+
+def in_order(scores: Mapping[str, float]) -> list[str]:
+    """Keys best first, ties in rule order."""
+    return [key for key, _ in ranked(scores, len(scores))]
+
+
+def fused(
+    lexical: Mapping[str, float],
+    dense: Mapping[str, float],
+    *,
+    k: int = RRF_K,
+    dense_weight: float = DENSE_WEIGHT,
+) -> Scores:
+    """Whoosh's and the encoder's rankings as one, by reciprocal rank fusion: each key scores
+    the sum of weight / (k + its rank) over the rankings it is in. Ranks, not scores: BM25 and
+    cosine are on scales that do not compare."""
+    scores: Scores = {}
+    for weight, ranking in ((1.0, lexical), (dense_weight, dense)):
+        for position, key in enumerate(in_order(ranking), start=1):
+            scores[key] = scores.get(key, 0.0) + weight / (k + position)
+    return scores

@@ -1,0 +1,88 @@
+"""Numbers as people type them, against keys that are rules (corpus/identity.py).
+
+`show 725.1` is today's 725.1. `show 725.1 --edition 2025-11-14` is the rule that edition
+numbers 725.1, whatever its key is now, with a line that says so. And a record's text cites
+numbers of its own edition: "see rule 725" in a 2025 text is today's 726."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from corpus.identity import gone_place
+from corpus.numbers import RuleNumber, cited_numbers, sort_key
+from corpus.records import StoredRecord
+from search.query import NumberQuery
+from search.results import Result
+
+if TYPE_CHECKING:
+    from indexer.sidestore import Reader
+    from search.engine import Engine
+    from search.results import Filters
+
+
+@dataclass(frozen=True)
+class AsOf:
+    """A number as an edition prints it, found under its current key."""
+
+    number: NumberQuery  # what to look up now (the asked number when nothing moved)
+    key: str | None  # the current key, when it is not the number asked
+    note: str | None  # one line for the reader, when the number moved or is gone
+
+
+def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
+    """The rule edition `edition` numbers `number`, under its current key."""
+    keys = engine.versions.keys_numbered(number.number, edition)
+    newest = engine.english_editions[-1] if engine.english_editions else None
+    if not keys or keys[0] == number.number:
+        return AsOf(number, None, None)
+    key = keys[0]
+    gone = gone_place(key)
+    if gone is not None:
+        note = (
+            f"{number.number} of {edition} is gone from the newest edition"
+            f" ({newest}); last printed {gone[0]} in {gone[1]}; key {key}"
+        )
+        return AsOf(number, key, note)
+    now = RuleNumber.of(key)
+    assert now is not None  # a current key that is not gone is a number of the newest edition
+    return AsOf(NumberQuery(now, number.alone), key, f"{number.number} of {edition} is {key} now")
+
+
+def numbering(record: StoredRecord) -> str | None:
+    """The English edition whose numbering a record's text cites rules in."""
+    return record.edition if record.lang == "en" else record.follows
+
+
+Citations = dict[tuple[str | None, str], str]  # (numbering, number cited) -> current key
+
+
+def citations(versions: Reader, records: Iterable[StoredRecord]) -> Citations:
+    """Every rule number the records' texts cite, in each text's own numbering (a
+    translation's: the English edition it follows), with the current key of that rule."""
+    found: Citations = {}
+    for record in records:
+        edition = numbering(record)
+        for cited in cited_numbers(record.text):
+            if (edition, cited) not in found:
+                keys = versions.keys_numbered(cited, edition) if edition else []
+                found[edition, cited] = keys[0] if keys else cited
+    return found
+
+
+def cited_keys(versions: Reader, records: Iterable[StoredRecord]) -> list[str]:
+    """The current keys of the rules the records' texts cite (see `citations`)."""
+    return sorted(set(citations(versions, records).values()), key=sort_key)
+
+
+def gone(engine: Engine, key: str, filters: Filters) -> list[Result]:
+    """The records of a rule gone from the newest edition, as a lookup shows a rule."""
+    from search.results import Result, order_records, select_english
+
+    records = [r for r in engine.versions.with_keys([key]) if filters.keep(r)]
+    if not records:
+        return []
+    result = Result(key, 1.0, order_records(records))
+    select_english(result, engine.english_editions, filters.edition)
+    return [result]

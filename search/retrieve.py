@@ -1,0 +1,120 @@
+"""Stage 2, retrieve: the candidates of a parsed query, each a document with its key, language
+and score. Lexical candidates come from Whoosh (BM25F per language, search/scoring.py), dense
+ones from the multilingual encoder (`dense`, search/meaning.py); a
+question needs only some of its words, and a query no rule has every word of falls back to
+the rules with some of them, saying which words were found nowhere."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from corpus.mechanics import result_key
+from search import builder
+from search.parse import Query
+from search.query import QueryError, Translations
+
+DENSE_FLOOR = 0.6  # the least cosine similarity a text needs to be a candidate by meaning
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One indexed version that matched, as the rank stage takes it."""
+
+    docnum: int
+    key: str  # the key it is shown under (a mechanic's rule under the mechanic)
+    lang: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    candidates: tuple[Candidate, ...]  # best first
+    matched: frozenset[str]  # the folded, stemmed words searched (for highlighting)
+    missing: tuple[str, ...] = ()  # words found nowhere, nor through their translations
+    partial: bool = False  # ranked on some of the words: no rule had them all
+
+
+def lexical(
+    searcher: Any,
+    columns: tuple[Any, Any],
+    query: Query,
+    translations: Translations,
+    *,
+    depth: int,
+    within: Any = None,
+    hidden: set[int] | None = None,
+) -> Retrieved:
+    """Whoosh's best `depth` documents for the query, among `within` (a filter: a query or a
+    set of document numbers) and not `hidden` (document numbers of outdated texts)."""
+    whoosh_query, matched = builder.lexical(
+        query, translations, searcher.schema, every_word=not query.asked
+    )
+    hits = searcher.search(whoosh_query, limit=depth, filter=within, mask=hidden or None)
+    missing: tuple[str, ...] = ()
+    partial = False
+    if query.asked:
+        missing = not_found(searcher.reader(), query, translations)
+        partial = bool(missing)
+    elif not hits.top_n and query.plain and len(query.words) > 1:
+        # No rule has every word: rules with some of them, ranked by how many and how rare,
+        # and which words were found nowhere.
+        missing, partial = not_found(searcher.reader(), query, translations), True
+        whoosh_query, matched = builder.lexical(
+            query, translations, searcher.schema, every_word=False
+        )
+        hits = searcher.search(whoosh_query, limit=depth, filter=within, mask=hidden or None)
+    keys, langs = columns
+    candidates = tuple(
+        Candidate(docnum, result_key(keys[docnum]), langs[docnum], score)
+        for score, docnum in hits.top_n
+    )
+    return Retrieved(candidates, frozenset(matched), missing, partial)
+
+
+def wants_meaning(query: Query, lexical: Retrieved) -> bool:
+    """Whether to ask the encoder too: for a question (its words are not its meaning), and for
+    words Whoosh found nothing for ("evocare", "follia": keyword names the term base lacks).
+    A query of terms that words find is answered by them: the encoder, asked too, put other
+    rules above the section a term names (eval/more-queries.tsv: hit@1 0.76 -> 0.71)."""
+    return query.plain and (query.asked or not lexical.candidates)
+
+
+def dense(
+    meaning: Any,
+    query: Query,
+    *,
+    depth: int,
+    langs: Sequence[str] = (),
+    allowed: set[int] | None = None,
+    floor: float = DENSE_FLOOR,
+) -> tuple[Candidate, ...]:
+    """The encoder's nearest texts to a plain query (search/meaning.py), as candidates: only
+    those of `langs` (all when empty) and of the `allowed` documents (all when None), and none
+    less similar than `floor` (below it a query of nonsense words still has neighbours)."""
+    if not query.plain:
+        return ()  # NOT, OR and wildcards mean nothing to an encoder
+    hits = meaning.nearest(query.text, limit=depth, langs=set(langs) or None)
+    return tuple(
+        Candidate(hit.docnum, result_key(hit.key), hit.lang, hit.score)
+        for hit in hits
+        if hit.score >= floor and (allowed is None or hit.docnum in allowed)
+    )
+
+
+def not_found(reader: Any, query: Query, translations: Translations) -> tuple[str, ...]:
+    """The query's words found nowhere in the index, nor through their translations."""
+    return tuple(w for w in query.words if not finds(reader, w, translations, query.languages))
+
+
+def finds(
+    reader: Any, word: str, translations: Translations, languages: tuple[str, ...] = ()
+) -> bool:
+    try:
+        query, _ = builder.build(word, translations, languages=languages)
+    except QueryError:
+        return False
+    # One word's query is an OR of terms and phrases: found when any term is in the index
+    # (a phrase's words are, at least). Counting is much quicker than searching.
+    return any(reader.doc_frequency(field, text) for field, text in query.iter_all_terms())

@@ -1,0 +1,236 @@
+"""A key is a rule, not a number: every record keyed by its rule's number in the newest
+English edition, through every renumbering (2026-08-07 inserted section 722)."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from corpus.editions import by_edition, compare, history
+from corpus.identity import gone_place
+from corpus.numbers import depth, section_of
+from corpus.records import Record, read_jsonl
+from search.cli import cli
+
+pytestmark = pytest.mark.shared_data
+
+EDITIONS = ("2024-11-08", "2025-11-14", "2026-08-07")
+MOVED = range(722, 733)  # the eleven sections of 2025-11-14 that are 723-733 now
+
+
+@pytest.fixture(scope="module")
+def renumbered(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
+    """A library of three English editions around the renumbering, and the Spanish CR."""
+    spanish = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
+    if not spanish.exists():
+        pytest.skip(f"{spanish} is absent")
+    home = tmp_path_factory.mktemp("renumbered")
+    files = [
+        shared_data / "cr" / "en" / f"MagicCompRules-{e.replace('-', '')}.txt" for e in EDITIONS
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        added = CliRunner().invoke(cli, ["add", *map(str, files), str(spanish)])
+        assert added.exit_code == 0, added.output
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    yield home
+
+
+@pytest.fixture
+def library(renumbered: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MTGRULES_HOME", str(renumbered))
+    return renumbered
+
+
+def records_of(home: Path) -> list[Record]:
+    with (home / "records.jsonl").open(encoding="utf-8") as lines:
+        return list(read_jsonl(lines))
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def keys_by_number(records: list[Record]) -> dict[tuple[str, str], str]:
+    """(edition, printed number) -> key of every English rule."""
+    return {
+        (str(r.edition), r.number): r.key
+        for r in records
+        if r.lang == "en" and r.kind == "rule" and r.number
+    }
+
+
+def test_no_key_holds_rules_of_two_differently_titled_sections(library: Path):
+    """Every key's English rules, of whichever edition, sit in sections of one title."""
+    english = [r for r in records_of(library) if r.lang == "en" and r.kind == "rule" and r.number]
+    heading = {(r.edition, r.number): r.text for r in english if depth(r.number or "") == 0}
+    titles: dict[str, set[str | None]] = defaultdict(set)
+    for record in english:
+        titles[record.key].add(heading.get((record.edition, section_of(record.number or ""))))
+    assert {key: found for key, found in titles.items() if len(found) > 1} == {}
+    assert titles["725"] == {"The Monarch"} and titles["726"] == {"The Initiative"}
+
+
+def test_the_moved_sections_are_keyed_in_the_newest_numbering(library: Path):
+    """Each rule of 2025-11-14's sections 722-732 is keyed one section on (725.1 under 726.1)
+    with its printed number kept; the one 2026-08-07 removed has a gone key of its own."""
+    records = records_of(library)
+    moved = [
+        r
+        for r in records
+        if r.lang == "en"
+        and r.edition == "2025-11-14"
+        and r.kind == "rule"
+        and int(section_of(r.number or "0") or 0) in MOVED
+    ]
+    assert len(moved) > 100
+    removed = {
+        c.old.number
+        for c in compare(*(by_edition(records, "en")[e] for e in EDITIONS[1:]))
+        if c.status == "removed" and c.old
+    }
+    for record in moved:
+        number = record.number or ""
+        if number in removed:
+            assert record.key == f"gone:{number}@2025-11-14"
+            assert gone_place(record.key) == (number, "2025-11-14")
+        else:
+            assert record.key == f"{int(number[:3]) + 1}{number[3:]}", number
+    assert {r.key: r.number for r in moved}["726.1"] == "725.1"
+
+
+def test_the_spanish_initiative_stands_under_726_1(library: Path):
+    """The Spanish CR follows 2025-11-14 by its numbering: its 725.1 (la iniciativa) is
+    keyed 726.1, beside English 2025-11-14's 725.1 and 2026-08-07's 726.1."""
+    spanish = [r for r in records_of(library) if r.lang == "es" and r.number == "725.1"]
+    assert [(r.key, r.follows) for r in spanish] == [("726.1", "2025-11-14")]
+    assert "iniciativa" in spanish[0].text
+    payload = json.loads(run("show", "726.1", "--json"))
+    (result,) = payload["results"]
+    printed = {
+        (r["lang"], r["number"], r.get("edition") or r.get("follows")) for r in result["records"]
+    }
+    assert ("es", "725.1", "2025-11-14") in printed
+    assert ("en", "725.1", "2025-11-14") in printed and ("en", "726.1", "2026-08-07") in printed
+    assert (
+        result["renumbered"] == "printed 725.1 in en 2025-11-14, es (follows 2025-11-14); 726.1 now"
+    )
+
+
+def test_show_725_1_is_todays_monarch_alone(library: Path):
+    """`show 725.1` is the newest edition's 725.1, The Monarch, with its older numbers."""
+    payload = json.loads(run("show", "725.1", "--json"))
+    (result,) = payload["results"]
+    assert result["key"] == "725.1"
+    texts = [r["text"] for r in result["records"]]
+    assert all("onarc" in t for t in texts), texts  # monarch, Monarca
+    assert not any("initiative" in t or "iniciativa" in t for t in texts)
+    out = run("show", "725.1")
+    assert "(printed 724.1 in en 2025-11-14, es (follows 2025-11-14); 725.1 now)" in out
+
+
+def test_show_with_an_edition_reads_the_number_in_that_edition(library: Path):
+    """`show 725.1 --edition 2025-11-14` is the initiative, and says it is 726.1 now."""
+    out = run("show", "725.1", "--edition", "2025-11-14")
+    assert out.splitlines()[0] == "725.1 of 2025-11-14 is 726.1 now"
+    assert "The initiative is a designation" in out and "monarch" not in out
+    payload = json.loads(run("show", "725.1", "--edition", "2025-11-14", "--json"))
+    assert payload["note"] == "725.1 of 2025-11-14 is 726.1 now"
+    assert [r["key"] for r in payload["results"]] == ["726.1"]
+    assert payload["results"][0]["records"][0]["number"] == "725.1"
+
+
+def test_a_gone_rule_is_shown_under_its_own_key(library: Path):
+    """A rule 2026-08-07 removed is found by its old number and edition, under its gone key,
+    never under the number of what took its place."""
+    out = run("show", "729.2j", "--edition", "2025-11-14")
+    assert out.splitlines()[0].startswith("729.2j of 2025-11-14 is gone from the newest edition")
+    payload = json.loads(run("show", "729.2j", "--edition", "2025-11-14", "--json"))
+    assert [r["key"] for r in payload["results"]] == ["gone:729.2j@2025-11-14"]
+
+
+def test_cited_rules_follow_their_texts_numbering(library: Path):
+    """601.2 of 2025-11-14 cites rule 732 (Handling Illegal Actions): that rule is 733 now."""
+    payload = json.loads(run("show", "601.2", "--edition", "2025-11-14", "--json"))
+    assert "rule 732" in payload["results"][0]["records"][0]["text"]
+    assert "733" in payload["refers_to"] and "732" not in payload["refers_to"]
+    assert "601.2" in json.loads(run("show", "733", "--json"))["referred_by"]
+
+
+def test_provenance_shows_the_span_of_editions(library: Path):
+    """A text carried by several editions shows their span, in the terminal and the JSON."""
+    payload = json.loads(run("show", "100.1", "--json"))
+    english = [r for r in payload["results"][0]["records"] if r["lang"] == "en"]
+    several = [r for r in english if len(r.get("editions", [])) > 1]
+    assert several, english
+    first, last = several[0]["editions"][0], several[0]["editions"][-1]
+    assert several[0]["span"] == [first, last]
+    out = run("show", "100.1")
+    assert f"{first} → {last}" in out
+
+
+def test_history_agrees_with_the_chain(library: Path):
+    """Every move `history` reports joins two numbers of one key."""
+    records = records_of(library)
+    keys = keys_by_number(records)
+    editions = list(by_edition(records, "en").items())
+    for number in ("725.1", "726.1", "733", "722.1"):
+        events = history(number, editions, at="2026-08-07", ignore_typography=False)
+        for event in events:
+            if event.previous and event.number:
+                before = EDITIONS[EDITIONS.index(event.edition) - 1]
+                assert keys[before, event.previous] == keys[event.edition, event.number]
+
+
+@settings(
+    max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(pair=st.sampled_from([(0, 1), (1, 2), (0, 2)]))
+def test_a_rule_and_its_match_in_diff_share_one_key(library: Path, pair: tuple[int, int]):
+    """For any two loaded editions, the key of a rule of the older one is the key of its match
+    in `diff --from OLD --to NEW` (unchanged rules keep their number)."""
+    records = records_of(library)
+    keys = keys_by_number(records)
+    old, new = (EDITIONS[i] for i in pair)
+    changes = json.loads(run("diff", "--from", old, "--to", new, "--json"))["changes"]
+    paired: dict[str, str] = {}
+    listed = set()
+    for change in changes:
+        if change["from"]:
+            listed.add(change["from"])
+        if change["from"] and change["to"]:
+            paired[change["from"]] = change["to"]
+    for (edition, number), key in keys.items():
+        if edition != old:
+            continue
+        match = paired.get(number) if number in listed else number
+        if match is not None:
+            assert keys[new, match] == key, (number, match)
+
+
+def test_the_web_links_cited_rules_to_their_current_keys(library: Path):
+    """The rule page of 2025-11-14's 601.2 links its "rule 732" to today's 733, shows the
+    note of the edition asked and the span of editions; the API gives the same keys."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    page = client.get("/rule/601.2", params={"edition": "2025-11-14"}).text
+    assert '<a href="/rule/733">732</a>' in page
+    page = client.get("/rule/725.1", params={"edition": "2025-11-14"}).text
+    assert "725.1 of 2025-11-14 is 726.1 now" in page
+    assert "(printed 725.1 in en 2025-11-14; 726.1 now)" in page
+    api = client.get("/api/show/725.1").json()
+    assert [r["key"] for r in api["results"]] == ["725.1"]
+    assert {r["number"] for r in api["results"][0]["records"]} == {"724.1", "725.1"}
+    assert "→" in client.get("/rule/100.1").text

@@ -1,0 +1,125 @@
+"""The term base knows every keyword the MTGJSON cards print: their Italian, French and Spanish
+names learned offline (corpus/data/terms-mtgjson.tsv), the terms no longer in use with their
+period, learned pairs too unsure to show left out of `term`, and curated rows only for what
+the learned ones do not give."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from corpus.inflection import inflected_alike
+from corpus.ingest import ingest_bytes
+from corpus.terms import SHOWN_CONFIDENCE, Term, TermBase, static_terms, unlearned
+from search.cli import cli
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "derive_terms.py"
+
+
+def names(english: str, terms: tuple[Term, ...] | list[Term]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for term in terms:
+        if term.english == english and term.shown:
+            found.setdefault(term.lang, set()).add(term.term)
+    return found
+
+
+def test_the_learned_term_base_names_keywords_in_three_languages():
+    """Madness is follia, folie, demencia; Rebound rebond; Evoke apparire, évocation, evocar."""
+    learned = [t for t in static_terms() if t.source.startswith("learned from MTGJSON")]
+    assert names("madness", learned) == {"it": {"follia"}, "fr": {"folie"}, "es": {"demencia"}}
+    assert "rebond" in names("rebound", learned)["fr"]
+    assert "ripresa" in names("rebound", learned)["it"]
+    evoke = names("evoke", learned)
+    assert (evoke["it"], evoke["fr"], evoke["es"]) == ({"apparire"}, {"évocation"}, {"evocar"})
+    assert "tempesta" in names("storm", learned)["it"]
+    assert "convocazione" in names("convoke", learned)["it"]
+
+
+def test_keyword_names_are_looked_up_in_their_language():
+    """'follia', 'folie', 'tempesta' and 'piocher' (a form of 'piochez') name their keyword."""
+    termbase = TermBase(static_terms())
+    assert termbase.english_for("follia") == {"madness"}
+    assert termbase.english_for("folie") == {"madness"}
+    assert "storm" in termbase.english_for("tempesta")
+    assert "draw" in termbase.english_for("piocher")
+    assert inflected_alike("piocher", "piochez", "fr")
+    assert not inflected_alike("deserter", "désert", "fr")  # a verb of a noun is another word
+
+
+def test_a_term_replaced_on_later_cards_carries_its_period():
+    """Italian cards print 'costo di mana convertito' 2003-2021, then 'valore di mana'."""
+    by_term = {(t.lang, t.term): t for t in static_terms() if t.english == "mana value"}
+    old = by_term["it", "costo di mana convertito"]
+    assert (old.period, old.obsolete) == ("2003-2021", True)
+    assert by_term["es", "coste de maná convertido"].obsolete
+    assert not by_term["es", "valor de maná"].obsolete
+    assert not by_term["it", "valore di mana"].obsolete
+
+
+def test_no_curated_row_repeats_a_learned_pair():
+    """A curated row stays only where the learned pairs do not already give its term."""
+    terms = static_terms()
+    learned = [t for t in terms if t.source.startswith("learned from MTGJSON") and t.shown]
+    curated = [t for t in terms if t.source.startswith("curated") and not t.period]
+    assert unlearned(curated, learned) == curated
+
+
+def test_noise_is_below_the_shown_confidence():
+    """The learned pairs below the threshold are keyword lines misread; the real terms sit above."""
+    learned = {(t.english, t.lang, t.term): t for t in static_terms() if t.confidence is not None}
+    assert not learned["menace", "it", "menace"].shown  # confidence 0.008
+    assert learned["menace", "it", "minacciare"].shown
+    assert not learned["suspend", "fr", "suspend"].shown  # 0.022
+    assert learned["myriad", "fr", "myriade"].shown  # 0.18: the least sure real name
+    assert learned["trample", "es", "arrolla"].confidence >= SHOWN_CONFIDENCE
+
+
+def test_term_hides_unsure_pairs_and_marks_obsolete_terms(tmp_path: Path):
+    """`term` leaves 'menace' it 'menace' out (and says so) and dates a replaced term."""
+    runner = CliRunner(env={"MTGRULES_HOME": str(tmp_path)})
+    menace = runner.invoke(cli, ["term", "minacciare"], catch_exceptions=False)
+    assert menace.exit_code == 0
+    assert "  it  minacciare  — learned from MTGJSON card text" in menace.stdout
+    assert "  it  menace " not in menace.stdout
+    assert "learned pairs below confidence 0.1 hidden)" in menace.stdout
+    cmc = runner.invoke(cli, ["term", "costo di mana convertito"], catch_exceptions=False)
+    assert "  it  costo di mana convertito (no longer in use: 2003-2021)  — " in cmc.stdout
+    data = json.loads(
+        runner.invoke(cli, ["term", "--json", "minacciare"], catch_exceptions=False).stdout
+    )
+    assert data["hidden"] >= 1
+    assert all(
+        t["confidence"] is None or t["confidence"] >= SHOWN_CONFIDENCE
+        for t in data["concepts"][0]["terms"]
+    )
+
+
+@pytest.mark.shared_data
+def test_deriving_from_a_real_set_file_learns_its_keywords(shared_data: Path):
+    """From Modern Horizons 2 alone: Madness follia/folie/demencia, Evoke apparire/évocation."""
+    sets = shared_data / "terms" / "mtgjson"
+    crs = sorted((shared_data / "cr" / "en").glob("*.txt"))
+    if not (sets / "MH2.json").is_file() or not crs:
+        pytest.skip("the MTGJSON set files or the English CR are absent")
+    spec = importlib.util.spec_from_file_location("derive_terms", SCRIPT)
+    assert spec and spec.loader
+    derive_terms = importlib.util.module_from_spec(spec)
+    sys.modules["derive_terms"] = derive_terms
+    spec.loader.exec_module(derive_terms)
+    records = ingest_bytes(crs[-1].read_bytes(), crs[-1].name).records
+    learned = derive_terms.derive([sets / "MH2.json"], records)
+    terms = [Term(t.english, t.lang, t.term, "", confidence=t.confidence) for t in learned]
+    assert names("madness", terms) == {"it": {"follia"}, "fr": {"folie"}, "es": {"demencia"}}
+    assert names("evoke", terms) == {"it": {"apparire"}, "fr": {"évocation"}, "es": {"evocar"}}
+    first, last = next((t.first, t.last) for t in learned if t.english == "madness")
+    assert first == last == "2021-06-18"  # MH2's release date
+    headings = derive_terms.keyword_headings(records)
+    assert {"Madness", "Evoke", "Scry", "Proliferate"} <= set(headings)
+    named, missing = derive_terms.coverage(learned, headings)["it"]
+    assert "Madness" in named and "Madness" not in missing

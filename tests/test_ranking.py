@@ -1,0 +1,207 @@
+"""Ranking, one behaviour at a time, on tiny in-memory Whoosh indexes of real rule text (the
+English CR 2026-08-07 and the seeds), in the manner of whoosh-reloaded's tests/test_results.py:
+a few documents, the score order each behaviour asks for."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from math import log
+from typing import Any
+
+import pytest
+from whoosh.filedb.filestore import RamStorage
+from whoosh.scoring import BM25F
+
+from corpus.numbers import cited_numbers
+from indexer.analyzers import analyzer
+from indexer.schema import build_schema, text_field
+from search import rank, retrieve
+from search.parse import Query, content_tokens, is_stop_word
+from search.retrieve import Candidate
+from search.scoring import LENGTH_CAP, PerLanguageBM25F
+
+# (key, lang, text): real rule text, shortened to what each test needs.
+LEGEND_ENTRY_TEXT = (
+    "A state-based action that causes a player who controls two or more legendary permanents "
+    "with the same name to put all but one into their owners’ graveyards. See rule 704.5j."
+)
+ENGLISH = [
+    ("704.5j", "en", "If a player controls two or more legendary permanents with the same "
+     "name, that player chooses one of them, and the rest are put into their owners’ "
+     "graveyards. This is called the “legend rule.”"),
+    ("205.4d", "en", "Any permanent that has the supertype legendary is subject to the "
+     "state-based action for legendary permanents, also called the “legend rule” (see rule "
+     "704.5j)."),
+    ("205.4a", "en", "An object can have one or more supertypes. A card’s supertypes are "
+     "printed directly before its card types. The supertypes are basic, legendary, ongoing, "
+     "snow, and world."),
+    ("205.2a", "en", "The card types are artifact, battle, conspiracy, creature, dungeon, "
+     "enchantment, instant, kindred, land, phenomenon, plane, planeswalker, scheme, sorcery, "
+     "and vanguard."),
+]  # fmt: skip
+FRENCH = [
+    ("205.4a", "fr", "Un objet peut avoir un ou plusieurs sur-types. Les sur-types d'une carte "
+     "sont imprimés juste avant ses types. Les sur-types sont base, légendaire, neige et monde."),
+    ("205.2a", "fr", "Les types sont artéfact, créature, enchantement, éphémère, terrain et "
+     "rituel."),
+]  # fmt: skip
+# 205.4e, the casting restriction of legendary spells: a word all three share, "planeswalker".
+PLANESWALKER = [
+    ("205.4e", "it", "Ogni magia istantaneo o stregoneria con il supertipo “leggendario” è "
+     "soggetta a una restrizione di lancio. Un giocatore non può lanciare una magia istantaneo "
+     "o stregoneria leggendaria a meno che non controlli una creatura leggendaria o un "
+     "planeswalker leggendario."),
+    ("205.4e", "es", "Cualquier hechizo instantáneo o de conjuro con el supertipo "
+     "“legendario” está sujeto a una restricción de lanzamiento. Un jugador no puede lanzar "
+     "hechizos instantáneos o de conjuro a menos que ese jugador controle una criatura o "
+     "planeswalker legendario."),
+    ("205.4e", "en", "Any instant or sorcery spell with the supertype “legendary” is subject "
+     "to a casting restriction. A player can’t cast a legendary instant or sorcery spell "
+     "unless that player controls a legendary creature or a legendary planeswalker."),
+]  # fmt: skip
+LEGEND_ENTRY = ("Legend Rule", "en", "Legend Rule. " + LEGEND_ENTRY_TEXT)
+
+
+@contextmanager
+def tiny_index(documents: list[tuple[str, str, str]], weighting: Any = None) -> Iterator[Any]:
+    """A searcher over an in-memory index of the project's schema, one document per
+    (key, lang, text), weighted as the engine weights (or as asked)."""
+    ix = RamStorage().create_index(build_schema())
+    with ix.writer() as writer:
+        for number, (key, lang, text) in enumerate(documents):
+            writer.add_document(
+                key=key, vid=str(number), lang=lang, kind="rule", **{text_field(lang): text}
+            )
+    with ix.searcher(weighting=weighting or PerLanguageBM25F(B=0.4)) as searcher:
+        yield searcher
+
+
+def no_translations(word: str) -> set[tuple[str, str]]:
+    return set()  # an empty term base: only the words as typed
+
+
+def plain_query(text: str, languages: tuple[str, ...] = (), asked: bool = False) -> Query:
+    words = tuple(content_tokens(text, is_stop_word))
+    return Query(text, None, True, asked, words, languages)
+
+
+def candidates(searcher: Any, query: Query) -> tuple[Candidate, ...]:
+    reader = searcher.reader()
+    columns = reader.column_reader("key"), reader.column_reader("lang")
+    return retrieve.lexical(searcher, columns, query, no_translations, depth=50).candidates
+
+
+def stem(lang: str, word: str) -> str:
+    return next(token.text for token in analyzer(lang)(word))
+
+
+def test_a_word_is_as_rare_as_it_is_in_its_own_language():
+    """A French word's rarity is counted among the French documents (two here), an English
+    word's among the English ones (four): Whoosh's own idf counts all six, and every French
+    word would look rare."""
+    with tiny_index([*ENGLISH, *FRENCH]) as searcher:
+        ours = PerLanguageBM25F()
+        french = ours.idf(searcher, "text_fr", stem("fr", "légendaire"))  # 1 of 2
+        english = ours.idf(searcher, "text_en", stem("en", "supertypes"))  # 2 of 4
+        assert french == pytest.approx(log(2 / (1 + 1)) + 1)
+        assert english == pytest.approx(log(4 / (2 + 1)) + 1)
+        assert BM25F().idf(searcher, "text_fr", stem("fr", "légendaire")) > french
+
+
+def test_a_long_list_is_not_buried_by_its_length():
+    """Past LENGTH_CAP times the average length, a longer text scores no lower: the rule that
+    lists every supertype keeps its score however long its list."""
+    long_list = ("205.3m", "en", "Creature types: " + ", ".join(["Advisor", "Angel"] * 60))
+    with tiny_index([*ENGLISH, long_list]) as searcher:
+        scorer = PerLanguageBM25F(B=0.4).scorer(searcher, "text_en", stem("en", "legendary"))
+        capped = LENGTH_CAP * scorer.avgfl
+        assert scorer._score(1, capped) == scorer._score(1, 10 * capped)
+        assert scorer._score(1, scorer.avgfl) > scorer._score(1, capped)
+        uncapped = BM25F(B=0.4).scorer(searcher, "text_en", stem("en", "legendary"))
+        assert uncapped._score(1, 10 * capped) < uncapped._score(1, capped)
+
+
+def test_a_query_that_names_a_key_gets_it_first():
+    """ "legend rule": 205.4d, which names the legend rule among other words, scores higher
+    than the glossary entry, but the entry is what was asked for: the exact-name bonus puts it
+    first."""
+    with tiny_index([LEGEND_ENTRY, *ENGLISH]) as searcher:
+        scores = rank.by_key(candidates(searcher, plain_query("legend rule")), ())
+    assert [key for key, _ in rank.ranked(scores, 2)] == ["205.4d", "Legend Rule"]
+    named = rank.exact_name_bonus(scores, {"Legend Rule"})
+    assert [key for key, _ in rank.ranked(named, 2)] == ["Legend Rule", "205.4d"]
+    assert named["Legend Rule"] == scores["Legend Rule"] * rank.EXACT_NAME_BONUS
+
+
+def test_a_definition_leads_to_the_rule_it_cites():
+    """The glossary entry "Legend Rule", first, sends to 704.5j ("See rule 704.5j"), which then
+    comes just above it; the rules below keep their places."""
+    with tiny_index([LEGEND_ENTRY, *ENGLISH]) as searcher:
+        scores = rank.by_key(candidates(searcher, plain_query("legend rule")), ())
+    named = rank.exact_name_bonus(scores, {"Legend Rule"})
+    assert rank.definition_entries(named) == ["Legend Rule"]
+    target = rank.most_specific(cited_numbers(LEGEND_ENTRY_TEXT))
+    led = rank.definitions_lead_to_rules(named, [("Legend Rule", target)])
+    assert [key for key, _ in rank.ranked(led, 3)] == ["704.5j", "Legend Rule", "205.4d"]
+    assert led["704.5j"] == pytest.approx(named["Legend Rule"] * rank.DEFINITION_LEADS)
+    assert led["205.4d"] == named["205.4d"]
+
+
+def test_the_most_specific_rule_cited_is_the_one_led_to():
+    """ "See rule 704.5, “State-Based Actions,” and 704.5j": the subrule, not the rule."""
+    assert rank.most_specific(["704.5", "704.5j"]) == "704.5j"
+    assert rank.most_specific(["702.184", "721"]) == "702.184"
+
+
+def test_another_translation_weighs_half():
+    """An Italian query's "planeswalker", found in the Italian, Spanish and English 205.4e:
+    the Spanish match counts half, the Italian and the English fully."""
+    with tiny_index(PLANESWALKER) as searcher:
+        found = candidates(searcher, plain_query("planeswalker"))
+    by_lang = {c.lang: c for c in found}
+    assert set(by_lang) == {"it", "es", "en"}
+    assert rank.by_key([by_lang["es"]], ("it",))["205.4e"] == pytest.approx(
+        by_lang["es"].score * rank.OTHER_LANGUAGE_WEIGHT
+    )
+    for lang in ("it", "en"):
+        assert rank.by_key([by_lang[lang]], ("it",))["205.4e"] == by_lang[lang].score
+    assert rank.by_key([by_lang["es"]], ())["205.4e"] == by_lang["es"].score  # unknown language
+
+
+def test_a_question_needs_only_some_of_its_words():
+    """ "how do legendary snow supertypes work": no rule has every word; a question is ranked
+    on the rules with most of them, the one with three of them first."""
+    query = plain_query("how do legendary snow supertypes work", asked=True)
+    with tiny_index(ENGLISH) as searcher:
+        found = candidates(searcher, query)
+    assert found[0].key == "205.4a"
+
+
+def test_fusion_ranks_by_both_rankings():
+    """Reciprocal rank fusion: a key second in both rankings beats one first in one ranking
+    only; each ranking counts weight / (k + rank), whatever its scores' scale."""
+    lexical = {"704.5j": 12.0, "205.4d": 9.0, "Legend Rule": 3.0}  # BM25
+    dense = {"704.5a": 0.81, "205.4d": 0.69}  # cosine
+    fused = rank.fused(lexical, dense, k=60, dense_weight=1.0)
+    assert rank.in_order(fused) == ["205.4d", "704.5a", "704.5j", "Legend Rule"]
+    assert fused["205.4d"] == pytest.approx(2 / 62)
+    assert fused["704.5j"] == fused["704.5a"] == pytest.approx(1 / 61)  # a tie: rule order
+    weighed = rank.fused(lexical, dense, k=60, dense_weight=0.5)
+    assert weighed["704.5a"] == pytest.approx(0.5 / 61)
+    assert rank.in_order(weighed)[:2] == ["205.4d", "704.5j"]
+
+
+def test_fusion_without_a_dense_ranking_keeps_the_lexical_order():
+    """No vectors (being prepared, or none near enough): the fused order is Whoosh's."""
+    lexical = {"205.4d": 9.0, "704.5j": 12.0, "205.4a": 1.0}
+    assert rank.in_order(rank.fused(lexical, {})) == rank.in_order(lexical)
+
+
+def test_the_rules_on_top_of_fusion_still_apply():
+    """The key the query names, first by words, stays first over a key the encoder puts
+    first and words second."""
+    fused = rank.fused({"Legend Rule": 9.0, "205.4d": 3.0}, {"205.4d": 0.7, "704.5j": 0.6})
+    assert rank.in_order(fused)[0] == "205.4d"
+    named = rank.exact_name_bonus(fused, {"Legend Rule"})
+    assert rank.in_order(named)[0] == "Legend Rule"
