@@ -432,6 +432,7 @@ class Stale:
             "source": self.record.source,
             "key": self.record.key,
             "number": self.record.number,
+            "align": self.record.align.method,
             "edition": self.record.edition,
             "english_from": self.english_from,
             "english_to": self.english_to,

@@ -395,7 +395,10 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
         if rules[0].follows and all(r.align.method == "number" for r in rules):
             problems.extend(coverage_problems(rules, followed_rules))
         for rule in rules:
-            counterpart = reference.get(rule.key) if rule.align.method != "own" else None
+            # In the translation's own numbering: its key is today's rule (rule identity),
+            # its printed number the followed edition's; a content alignment has only its key.
+            own_number = rule.key if rule.align.method == "content" else rule.number
+            counterpart = reference.get(own_number) if rule.align.method != "own" else None
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
     from corpus.qa import SEVERITY, ranked

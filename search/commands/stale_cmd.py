@@ -40,7 +40,10 @@ def _line(item: dict[str, Any]) -> str:
     """`es 310.8 → 310.9 (moved; English text unchanged)`: where the English rule is now
     and what happened to it, then the translation's edition and document."""
     number, key, to = item["number"], item["key"], item["english_number"]
-    label = number if number == key else f"{number} (aligned to {key})"
+    # A key differs from the printed number when the rule moved since (rule identity: said by
+    # the arrow) or when an old copy was aligned by its content (said here).
+    aligned = item.get("align") == "content" and number != key
+    label = f"{number} (aligned to {key})" if aligned else number
     status = item["status"]
     if status == "removed":
         where, what = label, f"removed from English {item['english_to']}"
