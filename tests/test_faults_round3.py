@@ -528,3 +528,17 @@ def test_only_the_served_host_is_answered(home: Path):
             assert status == 400 and headers["x-frame-options"] == "DENY"
         for host in (f"127.0.0.1:{port}", f"localhost:{port}", "localhost"):
             assert get(f"{url}/api/show/205.4d", host=host)[0] == 200
+
+
+def test_the_listening_socket_says_it_is_tcp_so_answers_are_not_held_back():
+    """asyncio turns Nagle's algorithm off only on sockets that name IPPROTO_TCP: kept-alive
+    answers waited 40 ms for an ACK when the socket serve binds did not."""
+    import socket
+
+    from search.web.serving import bind
+
+    sock = bind("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()
