@@ -41,12 +41,18 @@ class Language:
     # The words of a question ("how does warp work"), and those that open one.
     question_words: frozenset[str] = frozenset()
     question_openers: frozenset[str] = frozenset()
+    # The language's name in English sentences ("no French text for 704"), and a few searches
+    # the web app's home page offers in it.
+    english_name: str = ""
+    example_searches: tuple[str, ...] = ()
 
 
 LANGUAGES: dict[str, Language] = {
     "it": Language(
         code="it",
         name="Italiano",
+        english_name="Italian",
+        example_searches=("regola delle leggende", "tipo di carta", "Stazione"),
         example_labels=("Esempio", "Esempi"),
         note_labels=("Nota", "Note"),
         rule_words=("regola", "regole", "sezione"),
@@ -155,6 +161,8 @@ LANGUAGES: dict[str, Language] = {
     "fr": Language(
         code="fr",
         name="Français",
+        english_name="French",
+        example_searches=("légendaire", "sous-type", "205.3"),
         example_labels=("Exemple", "Exemples"),
         note_labels=("Note", "Remarque"),
         rule_words=("règle", "règles", "section"),
@@ -274,6 +282,8 @@ LANGUAGES: dict[str, Language] = {
     "es": Language(
         code="es",
         name="Español",
+        english_name="Spanish",
+        example_searches=("regla de leyendas", "toque mortal", "acciones basadas en estado"),
         example_labels=("Ejemplo", "Ejemplos"),
         note_labels=("Nota",),
         rule_words=("regla", "reglas", "sección"),
@@ -367,6 +377,8 @@ LANGUAGES: dict[str, Language] = {
     "pt": Language(
         code="pt",
         name="Português",
+        english_name="Portuguese",
+        example_searches=("jogador ativo",),
         example_labels=("Exemplo", "Exemplos"),
         note_labels=("Nota", "Observação"),
         rule_words=("regra", "regras", "seção"),
@@ -463,6 +475,8 @@ LANGUAGES: dict[str, Language] = {
     "en": Language(
         code="en",
         name="English",
+        english_name="English",
+        example_searches=("legend rule", "state-based actions", "704.5j", "deathtouch"),
         example_labels=("Example", "Examples"),
         note_labels=("Note",),
         rule_words=("rule", "rules", "section"),

@@ -8,21 +8,15 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from corpus.languages import SHOWN_ORDER
+from corpus.languages import LANGUAGES, SHOWN_ORDER
 from corpus.numbers import section_of
 from corpus.records import Record
 
-# The languages' names in English, for sentences written in English.
-ENGLISH_NAMES = {"en": "English", "it": "Italian", "fr": "French", "es": "Spanish"}
-
-# A few searches a judge or a translator would type, per language (shown for the languages the
-# library holds; the crawler test follows each).
-EXAMPLES = {
-    "en": ("legend rule", "state-based actions", "704.5j", "deathtouch"),
-    "it": ("regola delle leggende", "tipo di carta", "Stazione"),
-    "fr": ("légendaire", "sous-type", "205.3"),
-    "es": ("regla de leyendas", "toque mortal", "acciones basadas en estado"),
-}
+# The languages' names in English, for sentences written in English, and a few searches a
+# judge or a translator would type in each (shown for the languages the library holds; the
+# crawler test follows each).
+ENGLISH_NAMES = {code: language.english_name for code, language in LANGUAGES.items()}
+EXAMPLES = {code: language.example_searches for code, language in LANGUAGES.items()}
 
 
 @dataclass
