@@ -32,10 +32,12 @@ _SLUG = re.compile(r"[^\w]+")
 
 def doc_of_key(key: str) -> str:
     """The document a record's key belongs to: `MTR 2.3` -> mtr; a rule number -> cr."""
-    head = key[:4]
-    if head in ("MTR ", "IPG ", "JAR "):
-        return head[:3].lower()
-    return "cr"
+    return key[:3].lower() if is_judge_key(key) else "cr"
+
+
+def is_judge_key(key: str) -> bool:
+    """Whether a key is a judge document's part (`MTR 2.3`, `JAR serious-problems`)."""
+    return key[:4] in ("MTR ", "IPG ", "JAR ")
 
 
 def doc_of_layout(layout: str) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 from string import ascii_lowercase
 
+from corpus.documents import is_judge_key
 from corpus.documents import sort_key as judge_sort_key
 
 # The canonical form as stored: 205, 205.1, 205.1a, 704.5aa; "205." as printed before a title.
@@ -180,7 +181,7 @@ def sort_key(key: str) -> tuple[int, int, int, str]:
     number = RuleNumber.of(key)
     if number:
         return number.sort_key
-    return judge_sort_key(key) if key[:4] in ("MTR ", "IPG ", "JAR ") else (10_000, 0, 0, key)
+    return judge_sort_key(key) if is_judge_key(key) else (10_000, 0, 0, key)
 
 
 @cache

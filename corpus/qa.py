@@ -194,11 +194,16 @@ SEVERITY: dict[str, tuple[str, int]] = {
 }
 
 
+def severity(kind: str) -> tuple[str, int]:
+    """A finding's severity and rank (a kind not in the table comes last, as information)."""
+    return SEVERITY.get(kind, ("info", 9))
+
+
 def ranked(problems: Sequence[Problem]) -> list[Problem]:
     """Most severe first; within a kind, by document and rule number."""
     return sorted(
         problems,
-        key=lambda p: (SEVERITY.get(p.check, ("info", 9))[1], p.source, sort_key(p.number or "")),
+        key=lambda p: (severity(p.check)[1], p.source, sort_key(p.number or "")),
     )
 
 

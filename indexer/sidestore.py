@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus.citations import cited_keys as cited_by_judge
+from corpus.documents import is_judge_key
 from corpus.numbers import CITATION, section_of
 from corpus.paths import SIDESTORE
 from corpus.records import StoredRecord, record_json
@@ -77,7 +78,7 @@ def _citations(versions: Iterable[Version], rules: Identity | None) -> Iterator[
     """(cited rule's current key, citing key): "see rule 725" in a 2025 text cites 726."""
     for version in versions:
         record = version.record
-        if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document: its own citations
+        if is_judge_key(record.key):  # a judge document: its own citations
             for cited in set(cited_by_judge(record.text, record.key)):
                 yield cited, record.key
             continue

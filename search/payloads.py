@@ -401,11 +401,10 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
             counterpart = reference.get(own_number) if rule.align.method != "own" else None
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
-    from corpus.qa import SEVERITY, ranked
+    from corpus.qa import ranked, severity
 
     out = [
-        {**asdict(p), "kind": p.check, "severity": SEVERITY.get(p.check, ("info", 9))[0]}
-        for p in ranked(problems)
+        {**asdict(p), "kind": p.check, "severity": severity(p.check)[0]} for p in ranked(problems)
     ]
     counts = dict(Counter(p["kind"] for p in out))
     return {"counts": counts, "problems": out}

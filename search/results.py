@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus.documents import DOCUMENTS, doc_of_key
+from corpus.documents import DOCUMENTS, doc_of_key, is_judge_key
 from corpus.following import followed
 from corpus.identity import gone_place
 from corpus.languages import SHOWN_ORDER
@@ -92,7 +92,7 @@ class SearchOutcome:
 
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:
     def position(record: StoredRecord) -> tuple[Any, ...]:
-        if record.key[:4] in ("MTR ", "IPG ", "JAR "):  # a judge document's part: as printed
+        if is_judge_key(record.key):  # a judge document's part: as printed
             return (SHOWN_ORDER.index(record.lang), "", (record.parent is not None,), record.seq)
         number = record.number or record.parent or ""
         # Rule order before the document: a heading's subrules come a, b, c… though an unchanged

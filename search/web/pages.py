@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from corpus.citations import citations as cited_in
-from corpus.documents import DOCUMENTS, JUDGE
+from corpus.documents import DOCUMENTS, JUDGE, is_judge_key
 from corpus.following import followed
 from corpus.numbers import CITATION, RuleNumber
 from corpus.records import LOW_CONFIDENCE, StoredRecord
@@ -68,7 +68,7 @@ def linked(
     judged = cited_in(text, record.key)  # a judge document's citations, else the rule numbers
     links = (
         [(c.start, c.end, c.target) for c in judged]
-        if judged or record.key[:4] in ("MTR ", "IPG ", "JAR ")
+        if judged or is_judge_key(record.key)
         else [(m.start(1), m.end(1), m[1]) for m in CITATION.finditer(text)]
     )
     marks = [
