@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -94,6 +95,36 @@ def full(library_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """MTGRULES_HOME set to the full library."""
     monkeypatch.setenv("MTGRULES_HOME", str(library_home))
     return library_home
+
+
+def copy_home(built: Path, home: Path) -> Path:
+    """A library built once, copied to be a home of its own: still fresh (an index's fingerprint
+    is of its documents' contents), and what a test writes there leaves the original as it was."""
+    shutil.copytree(built, home, symlinks=True, dirs_exist_ok=True)
+    return home
+
+
+@pytest.fixture(scope="session")
+def spanish_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """The seeds, English 2025-11-14 and 2026-08-07 and the Spanish CR PDF, added and indexed
+    once for the session: modules that use it take a copy (`copy_home`)."""
+    from click.testing import CliRunner
+
+    from search.cli import cli
+
+    pdf = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
+    if not pdf.exists():
+        pytest.skip(f"{pdf} is absent")
+    home = tmp_path_factory.mktemp("spanish-library")
+    english = shared_data / "cr" / "en"
+    files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        runner = CliRunner()
+        added = runner.invoke(cli, catch_exceptions=False, args=["add", *map(str, files), str(pdf)])
+        assert added.exit_code == 0, added.output
+        assert runner.invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
+    return home
 
 
 @pytest.fixture(scope="session")

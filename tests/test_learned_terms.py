@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import copy_home
 
 from search.cli import cli
 
@@ -20,24 +20,10 @@ pytestmark = pytest.mark.shared_data
 
 
 @pytest.fixture(scope="module")
-def learned_home(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
-    """The seeds, English 2025-11-14 and 2026-08-07, and the Spanish CR PDF, indexed."""
-    pdf = shared_data / "cr" / "es" / PDF
-    if not pdf.exists():
-        pytest.skip(f"{pdf} is absent")
-    home = tmp_path_factory.mktemp("learned")
-    english = shared_data / "cr" / "en"
-    files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        assert (
-            CliRunner()
-            .invoke(cli, catch_exceptions=False, args=["add", *map(str, files), str(pdf)])
-            .exit_code
-            == 0
-        )
-        assert CliRunner().invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
-        yield home
+def learned_home(tmp_path_factory: pytest.TempPathFactory, spanish_library: Path) -> Path:
+    """The seeds, English 2025-11-14 and 2026-08-07, and the Spanish CR PDF, indexed (this
+    module's copy of the session's library)."""
+    return copy_home(spanish_library, tmp_path_factory.mktemp("learned"))
 
 
 def run(home: Path, *args: str) -> tuple[int, str]:

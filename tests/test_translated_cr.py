@@ -10,11 +10,11 @@ import io
 import json
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import copy_home
 from translated_cr import LANGUAGES, NUMBERS, Words, as_html, as_pdf, as_text
 
 from corpus.align.following import by_numbering
@@ -165,20 +165,10 @@ def test_spanish_cr_pdf_is_read_whole(spanish: Document):
 
 
 @pytest.fixture(scope="module")
-def spanish_home(
-    tmp_path_factory: pytest.TempPathFactory, shared_data: Path, spanish: Document
-) -> Iterator[Path]:
-    """The seeds, English 2025-11-14 and a newer edition, and the Spanish CR PDF."""
-    home = tmp_path_factory.mktemp("spanish")
-    english = shared_data / "cr" / "en"
-    files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        result = CliRunner().invoke(
-            cli, ["add", *map(str, files), str(shared_data / "cr/es" / PDF)], catch_exceptions=False
-        )
-        assert result.exit_code == 0, result.output
-        yield home
+def spanish_home(tmp_path_factory: pytest.TempPathFactory, spanish_library: Path) -> Path:
+    """The seeds, English 2025-11-14 and a newer edition, and the Spanish CR PDF (this module's
+    copy of the session's library)."""
+    return copy_home(spanish_library, tmp_path_factory.mktemp("spanish"))
 
 
 def run(home: Path, *args: str) -> tuple[int, str]:
