@@ -128,6 +128,30 @@ def spanish_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path)
 
 
 @pytest.fixture(scope="session")
+def renumbering_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """The seeds, English 2024-11-08, 2025-11-14 and 2026-08-07 (which renumbered sections 722
+    onwards) and the Spanish CR PDF (which follows 2025-11-14), added and indexed once for the
+    session: modules that use it take a copy (`copy_home`)."""
+    from click.testing import CliRunner
+
+    from search.cli import cli
+
+    pdf = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
+    if not pdf.exists():
+        pytest.skip(f"{pdf} is absent")
+    home = tmp_path_factory.mktemp("renumbering-library")
+    english = shared_data / "cr" / "en"
+    files = [english / f"MagicCompRules-{d}.txt" for d in ("20241108", "20251114", "20260807")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        runner = CliRunner()
+        added = runner.invoke(cli, catch_exceptions=False, args=["add", *map(str, files), str(pdf)])
+        assert added.exit_code == 0, added.output
+        assert runner.invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
+    return home
+
+
+@pytest.fixture(scope="session")
 def seeds_engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     """An engine over the embedded seeds alone, built once for the session."""
     from indexer.build import build

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import copy_home
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,21 +26,10 @@ MOVED = range(722, 733)  # the eleven sections of 2025-11-14 that are 723-733 no
 
 
 @pytest.fixture(scope="module")
-def renumbered(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[Path]:
-    """A library of three English editions around the renumbering, and the Spanish CR."""
-    spanish = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
-    if not spanish.exists():
-        pytest.skip(f"{spanish} is absent")
-    home = tmp_path_factory.mktemp("renumbered")
-    files = [
-        shared_data / "cr" / "en" / f"MagicCompRules-{e.replace('-', '')}.txt" for e in EDITIONS
-    ]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        added = CliRunner().invoke(cli, ["add", *map(str, files), str(spanish)])
-        assert added.exit_code == 0, added.output
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
-    yield home
+def renumbered(tmp_path_factory: pytest.TempPathFactory, renumbering_library: Path) -> Path:
+    """A library of three English editions around the renumbering (EDITIONS), and the Spanish
+    CR: this module's copy of the session's."""
+    return copy_home(renumbering_library, tmp_path_factory.mktemp("renumbered"))
 
 
 @pytest.fixture

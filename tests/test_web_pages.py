@@ -18,6 +18,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 from click.testing import CliRunner
+from conftest import copy_home
 from starlette.testclient import TestClient
 
 from search.cli import cli
@@ -256,20 +257,10 @@ def _get_when_up(base: str, paths: list[str]) -> Iterator[int]:
 
 
 @pytest.fixture(scope="module")
-def event_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+def event_library(tmp_path_factory: pytest.TempPathFactory, renumbering_library: Path) -> Path:
     """The seeds, English 2024-11-08, 2025-11-14 and 2026-08-07, and the Spanish CR (which
-    follows 2025-11-14; 310.8 became 310.9 in 2026-08-07)."""
-    home = tmp_path_factory.mktemp("event")
-    english = shared_data / "cr" / "en"
-    files = [english / f"MagicCompRules-{d}.txt" for d in ("20241108", "20251114", "20260807")]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        added = CliRunner().invoke(
-            cli, ["add", *map(str, files), str(shared_data / "cr" / "es" / "magic_rules_clean.pdf")]
-        )
-        assert added.exit_code == 0, added.output
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
-    return home
+    follows 2025-11-14; 310.8 became 310.9 in 2026-08-07): this module's copy of the session's."""
+    return copy_home(renumbering_library, tmp_path_factory.mktemp("event"))
 
 
 @pytest.fixture
