@@ -46,6 +46,9 @@ CREATE INDEX versions_heading ON versions (heading);
 CREATE INDEX versions_number ON versions (number);
 CREATE INDEX citations_cited ON citations (cited);
 CREATE INDEX listings_item ON listings (item);
+-- The few rules a renumbering moved, which every search reads (current_keys): a scan of these
+-- instead of the whole table with its records' JSON (35 ms on a full library).
+CREATE INDEX versions_moved ON versions (origin, key) WHERE origin <> key;
 """
 
 
@@ -211,7 +214,8 @@ class Reader:
         return self._records(" OR ".join(clauses), arguments) if clauses else []
 
     def current_keys(self) -> dict[str, str]:
-        """origin -> current key of the rules a renumbering moved (Whoosh keeps origins)."""
+        """origin -> current key of the rules a renumbering moved (Whoosh keeps origins).
+        Its WHERE is the one of the partial index versions_moved, which it reads alone."""
         rows = self.db.execute("SELECT DISTINCT origin, key FROM versions WHERE origin <> key")
         return dict(rows.fetchall())
 

@@ -6,12 +6,12 @@ files), index/.lock. A build writes a new folder and swaps CURRENT atomically.""
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import errno
 import fcntl
 import json
 import os
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -138,12 +138,12 @@ def _in_forked_child() -> None:
 
 def _die_with_parent() -> None:
     """PR_SET_PDEATHSIG: the kernel kills this process when the one that forked it dies.
-    ctypes is imported at the top of this module, not here: this runs in a freshly forked
-    child, where an import can wait forever on a lock another thread held at the fork. The
-    process's own symbols include libc's (no ctypes.util: it imports subprocess, and its
-    find_library runs ldconfig)."""
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None, use_errno=True)
+    ctypes is imported by `build_lock`, in the parent, not here: this runs in a freshly forked
+    child, where an import can wait forever on a lock another thread held at the fork (and a
+    command that builds nothing does not load it). The process's own symbols include libc's
+    (no ctypes.util: it imports subprocess, and its find_library runs ldconfig)."""
+    with contextlib.suppress(OSError, AttributeError, KeyError):
+        libc = sys.modules["ctypes"].CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
 
 
@@ -180,6 +180,8 @@ def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
         handle.truncate()
         handle.write(f"{os.getpid()}\n")
         handle.flush()
+        import ctypes  # noqa: F401 - before any fork: a forked worker's _die_with_parent uses it
+
         _held.append(handle.fileno())
         yield
     finally:

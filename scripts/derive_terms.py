@@ -135,19 +135,14 @@ def main() -> None:
         sys.exit("no English CR; give one as the second argument")
     started = time.monotonic()
     records = ingest_bytes(cr.read_bytes(), cr.name).records
-    learned = derive(files, records)
-    with open(DATA / "terms-mtgjson.tsv", "w", encoding="utf-8") as out:
-        out.write(
-            f"# Learned by scripts/derive-terms from the type, keyword and rules text lines of "
-            f"{', '.join(p.stem for p in files)}, for the terms of {cr.name}. first/last: the "
-            f"release dates of the earliest and latest set whose cards pair them.\n"
-        )
-        out.write("english\tlang\tterm\tcount\tconfidence\tfirst\tlast\n")
-        for t in learned:
-            out.write(
-                f"{t.english}\t{t.lang}\t{t.term}\t{t.count}\t{t.confidence}\t{t.first}\t{t.last}\n"
-            )
-    print(f"{len(learned)} pairs from {len(files)} set files in {time.monotonic() - started:.0f} s")
+    learned, general = derive_all(files, records)
+    sets = ", ".join(p.stem for p in files)
+    write(DATA / "terms-mtgjson.tsv", learned, f"for the terms of {cr.name}", sets)
+    write(DATA / "terms-mtgjson-general.tsv", general, f"for the general words of {cr.name}", sets)
+    print(
+        f"{len(learned)} pairs and {len(general)} of general words from {len(files)} set files"
+        f" in {time.monotonic() - started:.0f} s"
+    )
     headings = keyword_headings(records)
     print(f"{cr.name}: {len(headings)} keyword headings (701 keyword actions, 702 abilities)")
     for lang, (named, missing) in coverage(learned, headings).items():
@@ -157,8 +152,28 @@ def main() -> None:
         )
 
 
+def write(path: Path, learned: list[Learned], what: str, sets: str) -> None:
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(
+            f"# Learned by scripts/derive-terms from the type, keyword and rules text lines of "
+            f"{sets}, {what}. first/last: the release dates of the earliest and latest set whose "
+            f"cards pair them.\n"
+        )
+        out.write("english\tlang\tterm\tcount\tconfidence\tfirst\tlast\n")
+        for t in learned:
+            out.write(
+                f"{t.english}\t{t.lang}\t{t.term}\t{t.count}\t{t.confidence}\t{t.first}\t{t.last}\n"
+            )
+
+
 def derive(files: list[Path], records: Sequence[Record]) -> list[Learned]:
     """The learned pairs of the set files, for the English terms of the CR's records."""
+    return derive_all(files, records)[0]
+
+
+def derive_all(files: list[Path], records: Sequence[Record]) -> tuple[list[Learned], list[Learned]]:
+    """The learned pairs of the set files, for the English terms of the CR's records, and those
+    for its general words (`general_words`)."""
     cards: Counter[Line] = Counter()
     dates: dict[Line, tuple[str, str]] = {}
     texts: list[Pair] = []
@@ -182,17 +197,18 @@ def derive(files: list[Path], records: Sequence[Record]) -> list[Learned]:
     # The game's general words are learned apart, so that they take no occurrence from a named
     # term ("color" from "color identity"), and kept only where the cards agree.
     general = {k: w for k, w in general_words(records).items() if k not in terms}
-    learned = []
+    learned: list[Learned] = []
+    of_general: list[Learned] = []
     for lang in ("it", "fr", "es"):
         mine = [p for p in pairs if p.lang == lang]
         links = word_links(mine)
         learned.extend(extract(mine, links, terms))
-        learned.extend(
+        of_general.extend(
             t
             for t in extract(mine, links, general)
             if t.count >= GENERAL_COUNT and t.confidence >= GENERAL_CONFIDENCE
         )
-    return learned
+    return learned, of_general
 
 
 # A word the rules use this often is the game's vocabulary ("turn", "empty", "target", "life"):

@@ -148,6 +148,6 @@ class Filters:
         return (
             (not self.langs or record.lang in self.langs)
             and (not self.kinds or record.kind in self.kinds)
-            and (not self.edition or self.edition in record.editions)
+            and (not self.edition or self.edition in (*record.editions, record.follows))
             and (not self.docs or doc_of_key(record.key) in self.docs)
         )

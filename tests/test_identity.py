@@ -136,6 +136,10 @@ def test_show_with_an_edition_reads_the_number_in_that_edition(library: Path):
     assert payload["note"] == "725.1 of 2025-11-14 is 726.1 now"
     assert [r["key"] for r in payload["results"]] == ["726.1"]
     assert payload["results"][0]["records"][0]["number"] == "725.1"
+    # The Spanish CR follows that edition: its 725.1 is shown beside it.
+    spanish = [r for r in payload["results"][0]["records"] if r["lang"] == "es"]
+    assert [(r["number"], r["follows"]) for r in spanish] == [("725.1", "2025-11-14")]
+    assert "El iniciativa es una designación" in out
 
 
 def test_a_gone_rule_is_shown_under_its_own_key(library: Path):
@@ -218,7 +222,7 @@ def test_the_web_links_cited_rules_to_their_current_keys(library: Path):
     assert '<a href="/rule/733">732</a>' in page
     page = client.get("/rule/725.1", params={"edition": "2025-11-14"}).text
     assert "725.1 of 2025-11-14 is 726.1 now" in page
-    assert "(printed 725.1 in en 2025-11-14; 726.1 now)" in page
+    assert "(printed 725.1 in en 2025-11-14, es (follows 2025-11-14); 726.1 now)" in page
     api = client.get("/api/show/725.1").json()
     assert [r["key"] for r in api["results"]] == ["725.1"]
     assert {r["number"] for r in api["results"][0]["records"]} == {"724.1", "725.1"}

@@ -53,13 +53,16 @@ def test_keyword_names_are_looked_up_in_their_language():
 
 
 def test_the_games_general_words_are_learned_from_the_cards_too():
-    """'turno' and 'tour' are turn; 'vita' is life; 'bersaglio' target: words no heading
-    names, which the cards print thousands of times, so a question in Italian reaches English."""
+    """'turno' and 'tour' are turn, 'fondo' bottom, 'ogniqualvolta' whenever: words no heading
+    names, which the cards print thousands of times, so that a question in Italian or French
+    reaches the English rule. They translate a query's words, and are no record's concepts."""
     termbase = TermBase(static_terms())
     assert "turn" in termbase.english_for("turno")
     assert "turn" in termbase.english_for("tour")
-    assert "life" in termbase.english_for("vita")
-    assert "target" in termbase.english_for("bersaglio")
+    assert "bottom" in termbase.english_for("fondo")
+    assert "whenever" in termbase.english_for("ogniqualvolta")
+    assert "turn" not in termbase.concepts_in("alla fine del turno", "it")
+    assert {t.term for t in termbase.lookup("turno") if t.lang == "fr"} == {"tour"}
 
 
 def test_a_term_replaced_on_later_cards_carries_its_period():
@@ -73,9 +76,14 @@ def test_a_term_replaced_on_later_cards_carries_its_period():
 
 
 def test_no_curated_row_repeats_a_learned_pair():
-    """A curated row stays only where the learned pairs do not already give its term."""
+    """A curated row stays only where the learned pairs do not already give its term (a general
+    word's pair does not: it translates a query's word but is no record's concept)."""
     terms = static_terms()
-    learned = [t for t in terms if t.source.startswith("learned from MTGJSON") and t.shown]
+    learned = [
+        t
+        for t in terms
+        if t.source.startswith("learned from MTGJSON") and t.shown and not t.general
+    ]
     curated = [t for t in terms if t.source.startswith("curated") and not t.period]
     assert unlearned(curated, learned) == curated
 

@@ -87,6 +87,56 @@ def test_show_and_search_import_no_build_or_web_code(
     assert sorted(m for m in loaded if m.split(".")[0] in HEAVY or m in HEAVY) == []
 
 
+# What `show` answers without: it reads the side store only (no Whoosh, no term base), and it
+# builds nothing (ctypes is for a build's forked workers, pickle for its parse cache).
+NOT_FOR_SHOW = ("whoosh", "corpus.terms", "pickle", "ctypes", "search.retrieve", "search.builder")
+
+
+def test_show_opens_neither_whoosh_nor_the_term_base(home: Path, indexed: Path):
+    """`show` answers from the side store: it loads neither Whoosh, the term base, the query
+    builder, pickle nor ctypes."""
+    copy_home(indexed, home)
+    loaded = loaded_by(home, "show", "205.4d")
+    assert "indexer.sidestore" in loaded
+    unwanted = [m for m in loaded if any(m == n or m.startswith(n + ".") for n in NOT_FOR_SHOW)]
+    assert sorted(unwanted) == []
+
+
+def test_a_search_reads_the_moved_rules_from_their_own_index(home: Path, indexed: Path):
+    """The renumbered rules every search reads (`current_keys`) come from their partial index,
+    not from a scan of every version with its record."""
+    import sqlite3
+    from contextlib import closing
+
+    from corpus.paths import SIDESTORE, index_root
+    from indexer import sidestore
+    from indexer.store import live_build
+
+    copy_home(indexed, home)
+    current = live_build(home)
+    assert current is not None
+    query = "SELECT DISTINCT origin, key FROM versions WHERE origin <> key"
+    assert query in Path(sidestore.__file__).read_text("utf-8")
+    with closing(sqlite3.connect(index_root(home) / current.dir / SIDESTORE)) as db:
+        plan = " ".join(str(row[-1]) for row in db.execute(f"EXPLAIN QUERY PLAN {query}"))
+    assert "COVERING INDEX versions_moved" in plan, plan
+
+
+def test_the_code_version_hashes_the_files_in_the_order_of_sorted_paths():
+    """`code_version` (os.walk, for speed) hashes the corpus package's .py, .json and .tsv files,
+    the embedded sources left out, in the order sorted Paths have: the same digest."""
+    import hashlib
+
+    from corpus import library
+
+    digest = hashlib.sha256()
+    root = Path(library.__file__).parent
+    for path in sorted(root.rglob("*")):
+        if path.suffix in {".py", ".json", ".tsv"} and "sources" not in path.parts:
+            digest.update(path.read_bytes())
+    assert library.code_version.__wrapped__() == digest.hexdigest()[:16]
+
+
 @pytest.mark.parametrize("args", [("show", "205.4d"), ("--help",), ("show", "--help")])
 def test_show_and_help_load_no_numpy_even_with_vectors(
     home: Path, indexed_with_vectors: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...]

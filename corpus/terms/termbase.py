@@ -46,6 +46,10 @@ class Term:
     period: str | None = None
     count: int = 0  # learned: times the aligned text pairs them
     confidence: float | None = None  # learned: their share of the English term's occurrences
+    # A word of the game's general vocabulary ("turno": turn): it translates a query's word but
+    # is no concept of a record (every rule has a player and a turn: concepts that all records
+    # share would make unrelated rules look alike to the aligner).
+    general: bool = False
 
     @property
     def shown(self) -> bool:
@@ -80,25 +84,27 @@ def static_terms() -> tuple[Term, ...]:
     """What the library's own parallel text may not teach: pairs learned offline from MTGJSON
     card text (scripts/derive-terms), the curated rows and the mechanics table."""
     learned = []
-    for row in _rows("terms-mtgjson.tsv")[1:]:
-        english, lang, term, count, confidence = row[:5]
-        first, last = [*row[5:7], "", ""][:2]  # release dates of the sets that print it
-        learned.append(
-            (
-                Term(
-                    english,
-                    lang,
-                    term,
-                    f"learned from MTGJSON card text: {count} aligned lines, "
-                    f"confidence {float(confidence):.2f}"
-                    + (f", printed {first[:4]}-{last[:4]}" if first else ""),
-                    count=int(count),
-                    confidence=float(confidence),
-                ),
-                first,
-                last,
+    for name, general in (("terms-mtgjson.tsv", False), ("terms-mtgjson-general.tsv", True)):
+        for row in _rows(name)[1:]:
+            english, lang, term, count, confidence = row[:5]
+            first, last = [*row[5:7], "", ""][:2]  # release dates of the sets that print it
+            learned.append(
+                (
+                    Term(
+                        english,
+                        lang,
+                        term,
+                        f"learned from MTGJSON card text{' (a general word)' if general else ''}"
+                        f": {count} aligned lines, confidence {float(confidence):.2f}"
+                        + (f", printed {first[:4]}-{last[:4]}" if first else ""),
+                        count=int(count),
+                        confidence=float(confidence),
+                        general=general,
+                    ),
+                    first,
+                    last,
+                )
             )
-        )
     curated = [
         Term(english, lang, term, f"curated: {source}", None if period == "-" else period)
         for english, lang, term, period, source in _rows("terms-curated.tsv")
@@ -233,17 +239,27 @@ class TermBase:
         self.english = tuple(english)
         # (language, stems) -> the concepts of that key, each with the words of its term as
         # written: a text or query names a concept only when written like its term.
-        self._seen: dict[tuple[str, tuple[str, ...], tuple[str, ...]], set[str]] = {}
+        self._seen: dict[tuple[str, tuple[str, ...], tuple[str, ...], bool], set[str]] = {}
         self._forget()
         self._by_stems: dict[tuple[str, tuple[str, ...]], set[str]] = {}
         self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
+        # The general words', apart: looked up for a query, never found as a record's concepts.
+        self._general: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
         for term in self.terms:
             words = content_words(term.term, term.lang)
             key = (term.lang, tuple(stem for stem, _ in words))
             if key[1] and len(key[1]) <= self.MAX_WORDS:
                 concept = concept_name(term.english)
+                form = (concept, tuple(w for _, w in words))
+                if term.general:
+                    self._general.setdefault(key, set()).add(form)
+                    in_english = content_words(concept, "en")
+                    english_key = ("en", tuple(stem for stem, _ in in_english))
+                    english_form = (concept, tuple(w for _, w in in_english))
+                    self._general.setdefault(english_key, set()).add(english_form)
+                    continue
                 self._by_stems.setdefault(key, set()).add(concept)
-                self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
+                self._written.setdefault(key, set()).add(form)
         named = {concept for concepts in self._by_stems.values() for concept in concepts}
         for concept in sorted(named | {concept_name(name) for name in self.english}):
             words = content_words(concept, "en")
@@ -283,13 +299,20 @@ class TermBase:
     def to_ready(self) -> bytes:
         """The term base with its lookup tables computed, for a command to load in a few ms
         instead of stemming every term again (pickle: written and read by our own build)."""
-        tables = (self.terms, self.english, self._by_stems, self._written)
+        tables = (self.terms, self.english, self._by_stems, self._written, self._general)
         return pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
 
     @classmethod
     def from_ready(cls, data: bytes) -> TermBase:
         termbase = object.__new__(cls)
-        termbase.terms, termbase.english, termbase._by_stems, termbase._written = pickle.loads(data)
+        # An older build's four tables raise ValueError here: `read` falls back to the JSON.
+        (
+            termbase.terms,
+            termbase.english,
+            termbase._by_stems,
+            termbase._written,
+            termbase._general,
+        ) = pickle.loads(data)
         termbase._seen = {}
         termbase._forget()
         return termbase
@@ -328,14 +351,20 @@ class TermBase:
                     found.extend(sorted(self._written_as(lang, key, words[start:end])))
         return found
 
-    def _written_as(self, lang: str, key: tuple[str, ...], words: tuple[str, ...]) -> set[str]:
+    def _written_as(
+        self, lang: str, key: tuple[str, ...], words: tuple[str, ...], general: bool = False
+    ) -> set[str]:
         """The concepts of a key whose term the words are: each word an inflection of the
-        term's (not "deserter" for "desert"), with no accent the term lacks."""
-        found = self._seen.get((lang, key, words))
+        term's (not "deserter" for "desert"), with no accent the term lacks. With `general`,
+        the general words' too (a query's word, not a record's text)."""
+        found = self._seen.get((lang, key, words, general))
         if found is None:
-            found = self._seen[lang, key, words] = {
+            forms = self._written.get((lang, key), set())
+            if general:
+                forms = forms | self._general.get((lang, key), set())
+            found = self._seen[lang, key, words, general] = {
                 concept
-                for concept, form in self._written.get((lang, key), ())
+                for concept, form in forms
                 if all(
                     inflected_alike(w, t, lang) and written_alike(w, t)
                     for w, t in zip(words, form, strict=True)
@@ -371,7 +400,7 @@ class TermBase:
         them in a text: by stems, written alike)."""
         written = content_words(phrase, lang)
         key = tuple(stem for stem, _ in written)
-        return self._written_as(lang, key, tuple(word for _, word in written))
+        return self._written_as(lang, key, tuple(word for _, word in written), general=True)
 
     def named_by(self, phrase: str) -> set[str]:
         """The English concepts a whole word or phrase names, in any language."""
