@@ -29,17 +29,6 @@ IT, FR, ARTICLE, ES = (
 )
 
 
-# The files that take longest (minutes each on CI), run first: scripts/test hands whole files
-# to two processes in this order, and one of these started last would leave the other idle.
-SLOWEST_FIRST = ("test_web_pages.py", "test_incremental.py", "test_meaning.py")
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The slowest files first; every other test in the order collected."""
-    rank = {name: at for at, name in enumerate(SLOWEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
-
-
 def seed(name: str) -> bytes:
     return (SEEDS / name).read_bytes()
 
