@@ -284,7 +284,7 @@ def history(
     records: Sequence[Record], rule: str, edition: str | None, ignore_typography: bool = True
 ) -> dict[str, Any]:
     """{"rule", "edition", "history": [events]}."""
-    from corpus.align.editions import by_edition
+    from corpus.align.editions import by_edition, edition_texts
     from corpus.align.editions import history as events_of
 
     part = written_key(rule)
@@ -302,8 +302,14 @@ def history(
         raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
     loaded = list(editions.items())
     compared: dict[int, Any] = {}
+    texts = edition_texts(loaded, ignore_typography)  # once for the rule and its subrules
     events = events_of(
-        number, loaded, at=edition, ignore_typography=ignore_typography, compared=compared
+        number,
+        loaded,
+        at=edition,
+        ignore_typography=ignore_typography,
+        compared=compared,
+        texts=texts,
     )
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
@@ -322,7 +328,12 @@ def history(
         sub: [
             asdict(e)
             for e in events_of(
-                sub, loaded, at=shown_in, ignore_typography=ignore_typography, compared=compared
+                sub,
+                loaded,
+                at=shown_in,
+                ignore_typography=ignore_typography,
+                compared=compared,
+                texts=texts,
             )
         ]
         for sub in below

@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import lru_cache
 from itertools import pairwise
 
 from corpus.align.following import followed
@@ -32,6 +33,7 @@ _TYPOGRAPHY = str.maketrans(
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=1 << 16)  # a rule's history reads each edition's texts, mostly the same
 def typography_folded(text: str) -> str:
     """The text with straight quotes and apostrophes, hyphens for dashes, single spaces."""
     return _SPACES.sub(" ", text.translate(_TYPOGRAPHY)).strip()
@@ -335,6 +337,14 @@ class Event:
     diff: str = ""
 
 
+def edition_texts(
+    editions: Sequence[tuple[str, Sequence[Record]]], ignore_typography: bool = True
+) -> list[dict[str | None, str]]:
+    """Each edition's rules' texts by number (typography folded unless asked not to)."""
+    fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
+    return [{r.number: fold(r.text) for r in rules_of(records)} for _, records in editions]
+
+
 def history(
     number: str,
     editions: Sequence[tuple[str, Sequence[Record]]],
@@ -342,16 +352,17 @@ def history(
     at: str | None = None,
     ignore_typography: bool = True,
     compared: dict[int, list[Change]] | None = None,
+    texts: list[dict[str | None, str]] | None = None,
 ) -> list[Event]:
     """When a rule appeared, changed, moved and disappeared, across editions in date order.
 
     `number` is the rule's number in edition `at` (by default the newest edition that has it);
     moves are followed back to the oldest edition and forward to the newest. Typography-only
     changes (quotes, apostrophes, dashes, spaces) are not changes unless asked. `compared`
-    keeps the comparisons of neighbouring editions for the next rule's history (its subrules)."""
+    keeps the comparisons of neighbouring editions for the next rule's history (its subrules),
+    `texts` each edition's `edition_texts` (the same for every rule of one history)."""
     compared = {} if compared is None else compared
-    fold: Callable[[str], str] = typography_folded if ignore_typography else (lambda t: t)
-    texts = [{r.number: fold(r.text) for r in rules_of(records)} for _, records in editions]
+    texts = edition_texts(editions, ignore_typography) if texts is None else texts
     dates = [date for date, _ in editions]
     if at is not None:
         if at not in dates or number not in texts[dates.index(at)]:
