@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from corpus import paths
-from corpus.records import Document, Record
+from corpus.model.records import Document, Record
+from corpus.read.limits import MAX_BYTES, MAX_PDF_BYTES
 
 MANIFEST = "manifest.json"  # of the embedded sources: each one's hints (language, edition)
 
@@ -85,12 +86,6 @@ def document_paths(home: Path) -> list[Path]:
                 continue
         found.append(path)
     return sorted(found)
-
-
-# The whole CR is about 1 MB as text (2 MB in UTF-16) and 2 MB as a PDF: past these a file is
-# not one rules document, and would take a build's memory with it (corpus.ingest refuses it).
-MAX_BYTES = 8 * 1024 * 1024
-MAX_PDF_BYTES = 32 * 1024 * 1024
 
 
 def read_bounded(path: Path) -> bytes:
@@ -204,7 +199,7 @@ def parse_source(home: Path, source: Source, write: bool = True) -> Document:
     """Ingest one source, reusing a cached parse of the same bytes and code when there is one.
     A failure is cached too (its message): a file that took 19 s to refuse is refused at once
     the next time. `write=False`: the cache is only read, and the parse kept in memory."""
-    from corpus.ingest import IngestError, ingest_bytes
+    from corpus.read.ingest import IngestError, ingest_bytes
 
     path = _cache_path(paths.parse_cache(home), source)
     with _MEMO_LOCK:
@@ -277,7 +272,7 @@ def load(home: Path, write: bool = True) -> Loaded:
 
 def _parse_to_bytes(cache: Path, source: Source) -> bytes | str:
     """In a pool process: the pickled parse (written to the cache too), or the error line."""
-    from corpus.ingest import IngestError, ingest_bytes
+    from corpus.read.ingest import IngestError, ingest_bytes
 
     outcome: Document | str
     try:
@@ -305,7 +300,7 @@ def prune_cache(home: Path) -> int:
 
 
 def _parse_or_error(home: Path, source: Source, write: bool = True) -> Document | str:
-    from corpus.ingest import IngestError
+    from corpus.read.ingest import IngestError
 
     try:
         return parse_source(home, source, write)
@@ -353,7 +348,7 @@ def known_hashes(home: Path, known: dict[str, list[Any]] | None = None) -> set[s
 def add_document(home: Path, data: bytes, name: str, known: set[str] | None = None) -> Added:
     """Check a document (IngestError if unusable) and keep it in the home's documents.
     `known`: the hashes already in the library (computed when not given; updated)."""
-    from corpus.ingest import ingest_bytes
+    from corpus.read.ingest import ingest_bytes
 
     known = known_hashes(home) if known is None else known
     digest = hashlib.sha256(data).hexdigest()

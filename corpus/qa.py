@@ -1,5 +1,5 @@
-"""Checks for translators beyond numbering (corpus/checks.py): translated rules that disagree
-with their English counterpart (named items, list items, cited rules), English rules a
+"""Checks for translators beyond numbering (corpus/read/numbering.py): translated rules that
+disagree with their English counterpart (named items, list items, cited rules), English rules a
 translation lacks or numbers English lacks, and translator notes."""
 
 from __future__ import annotations
@@ -9,16 +9,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from corpus.checks import Problem
-from corpus.layouts.base import TRANSLATOR_NOTE
-from corpus.numbers import cited_numbers, section_of, sort_key
-from corpus.records import Record
-from corpus.term_learning import parenthesized_pairs
-from corpus.text import fold
-from corpus.words import list_items
+from corpus.model.numbers import cited_numbers, section_of, sort_key
+from corpus.model.records import Record
+from corpus.model.text import fold
+from corpus.model.words import list_items
+from corpus.read.layouts.base import TRANSLATOR_NOTE
+from corpus.read.numbering import Problem
+from corpus.terms.learning import parenthesized_pairs
 
 if TYPE_CHECKING:
-    from corpus.terms import TermBase
+    from corpus.terms.termbase import TermBase
 
 
 def translation_problems(

@@ -19,7 +19,7 @@ from whoosh.analysis import (
 )
 from whoosh.support.charset import accent_map
 
-from corpus.words import stop_words
+from corpus.model.words import stop_words
 
 # Words split on apostrophes (l'artefatto, l’artefatto -> l / artefatto); rule numbers such as
 # 205.4d stay one token; hyphenated words are kept whole here and split below.

@@ -16,16 +16,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from corpus import library, paths
-from corpus.alignment import align_documents, overrides
-from corpus.documents import doc_of_key, doc_of_layout
-from corpus.editions import by_edition
-from corpus.enrichment import with_terms
-from corpus.following import edition_numbers, followings
-from corpus.identity import identity
+from corpus.align.alignment import align_documents, overrides
+from corpus.align.editions import by_edition
+from corpus.align.following import edition_numbers, followings
+from corpus.align.identity import identity
+from corpus.model.documents import doc_of_key, doc_of_layout
+from corpus.model.records import Document, Record
 from corpus.paths import TERMBASE, TERMBASE_READY
-from corpus.records import Document, Record
-from corpus.term_learning import learning_records, prepare
-from corpus.terms import TermBase
+from corpus.terms.enrichment import with_terms
+from corpus.terms.learning import learning_records, prepare
+from corpus.terms.termbase import TermBase
 from indexer.freshness import code_stamp
 from indexer.incremental import prepare_additions, write_additions
 from indexer.integrity import checksums

@@ -23,12 +23,12 @@ from pathlib import Path
 from whoosh import index
 
 from corpus import paths
-from corpus.alignment import align_documents, overrides
-from corpus.dates import in_effect
-from corpus.editions import by_edition
-from corpus.enrichment import with_terms
-from corpus.following import by_numbering, edition_numbers, followings, rule_numbers
-from corpus.identity import Identity
+from corpus.align.alignment import align_documents, overrides
+from corpus.align.editions import by_edition
+from corpus.align.following import by_numbering, edition_numbers, followings, rule_numbers
+from corpus.align.identity import Identity
+from corpus.model.dates import in_effect
+from corpus.model.records import Record
 from corpus.paths import (
     MEANING_READY,
     MEANING_ROWS,
@@ -40,8 +40,8 @@ from corpus.paths import (
     TERMBASE_READY,
     VOCABULARY,
 )
-from corpus.records import Record
-from corpus.terms import TermBase
+from corpus.terms.enrichment import with_terms
+from corpus.terms.termbase import TermBase
 from indexer import sidestore
 from indexer.integrity import checksums
 from indexer.masks import write_outdated

@@ -39,7 +39,9 @@ def write_outdated(folder: Path, editions: list[str]) -> None:
     (folder / OUTDATED).write_bytes(numbers.tobytes())
 
 
-JUDGE_PREFIXES = "('MTR ', 'IPG ', 'JAR ')"  # corpus/documents.py: the judges' documents' keys
+JUDGE_PREFIXES = (
+    "('MTR ', 'IPG ', 'JAR ')"  # corpus/model/documents.py: the judges' documents' keys
+)
 
 
 def _judge_outdated(db: sqlite3.Connection) -> list[tuple[str]]:

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 from corpus import library
-from corpus.alignment import overrides
-from corpus.documents import doc_of_layout
-from corpus.ingest import IngestError
+from corpus.align.alignment import overrides
 from corpus.library import source_state
+from corpus.model.documents import doc_of_layout
+from corpus.model.records import Document
 from corpus.paths import user_overrides
-from corpus.records import Document
+from corpus.read.ingest import IngestError
 from indexer.freshness import code_stamp, fingerprint
 from indexer.store import Current, live_build
 

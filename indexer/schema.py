@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from whoosh.fields import ID, TEXT, Schema
 
-from corpus.languages import CODES
+from corpus.model.languages import CODES
 from indexer.analyzers import analyzer
 
 INDEX_LANGS = CODES  # one text field per language of the table
@@ -26,6 +26,6 @@ def build_schema() -> Schema:
         vid=ID(unique=True, sortable=True),  # the version's id in the side store (a column)
         lang=ID(sortable=True),
         kind=ID,
-        doc=ID,  # the document: cr, mtr, ipg, jar (corpus/documents.py), for --doc
+        doc=ID,  # the document: cr, mtr, ipg, jar (corpus/model/documents.py), for --doc
         **fields,
     )

@@ -15,16 +15,16 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.citations import cited_keys as cited_by_judge
-from corpus.documents import is_judge_key
-from corpus.numbers import CITATION, section_of
+from corpus.model.citations import cited_keys as cited_by_judge
+from corpus.model.documents import is_judge_key
+from corpus.model.numbers import CITATION, section_of
+from corpus.model.records import StoredRecord, record_json
+from corpus.model.text import fold
+from corpus.model.words import list_items
 from corpus.paths import SIDESTORE
-from corpus.records import StoredRecord, record_json
-from corpus.text import fold
-from corpus.words import list_items
 
 if TYPE_CHECKING:
-    from corpus.identity import Identity
+    from corpus.align.identity import Identity
     from indexer.versions import Version
 
 
@@ -225,7 +225,7 @@ class Reader:
         return [key for (key,) in rows]
 
     def headed(self, folded_title: str) -> list[str]:
-        """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.text.fold."""
+        """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.model.text.fold."""
         rows = self.db.execute(
             "SELECT DISTINCT key FROM versions WHERE heading = ?", (folded_title,)
         )

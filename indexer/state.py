@@ -14,9 +14,9 @@ from itertools import groupby
 from pathlib import Path
 
 from corpus import paths
-from corpus.identity import Identity
+from corpus.align.identity import Identity
+from corpus.model.records import Record, record_json
 from corpus.paths import STATE
-from corpus.records import Record, record_json
 
 
 @dataclass
@@ -31,7 +31,7 @@ class BuildState:
     checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
     numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # edition -> its numbers
     followed: dict[str, str] = field(default_factory=dict)  # translation -> edition it follows
-    # The concepts of every English text indexed, by corpus.enrichment.concepts_key: a new
+    # The concepts of every English text indexed, by corpus.terms.enrichment.concepts_key: a new
     # edition repeats most of them.
     english_concepts: dict[bytes, tuple[str, ...]] = field(default_factory=dict)
     identity: Identity = field(default_factory=Identity)  # every rule's chain of numbers

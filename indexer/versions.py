@@ -8,8 +8,8 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from corpus.identity import Identity
-from corpus.records import Record
+from corpus.align.identity import Identity
+from corpus.model.records import Record
 
 
 def hashed(identity: tuple[str, ...]) -> str:
@@ -18,7 +18,7 @@ def hashed(identity: tuple[str, ...]) -> str:
 
 def _identity(record: Record, origin: str) -> tuple[str, ...]:
     """What makes two records one version: the same text of the same rule (by its origin,
-    which a renumbering does not change: corpus/identity.py) and number."""
+    which a renumbering does not change: corpus/align/identity.py) and number."""
     r = record
     return (r.lang, origin, r.number or "", r.kind, r.parent or "", r.text, str(r.inferred))
 

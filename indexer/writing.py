@@ -12,11 +12,11 @@ from typing import Any
 
 from whoosh import index
 
-from corpus.documents import doc_of_key
-from corpus.identity import Identity
+from corpus.align.identity import Identity
+from corpus.model.documents import doc_of_key
+from corpus.model.records import Record
+from corpus.model.text import fold
 from corpus.paths import VOCABULARY
-from corpus.records import Record
-from corpus.text import fold
 from indexer import sidestore
 from indexer.schema import TERMS_FIELD, build_schema, text_field
 from indexer.versions import Version, versions

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Derive the MTGJSON part of the term base, corpus/data/terms-mtgjson.tsv, from the MTGJSON set
-files: term pairs learned with the term base's own learner (corpus/term_learning.py) from each
+files: term pairs learned with the term base's own learner (corpus/terms/learning.py) from each
 card's English type line, keyword line and rules text beside its Italian, French and Spanish
 printings ("Creature — Human Wizard" / "Creatura — Umano Mago", "Flying, deathtouch" /
 "Volare, tocco letale", "Return target creature card from your graveyard" / "Fai tornare una
@@ -30,10 +30,10 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from corpus.ingest import ingest_bytes
-from corpus.records import Record
-from corpus.term_learning import Learned, Pair, english_terms, extract, word_links
-from corpus.words import english_key, tokens
+from corpus.model.records import Record
+from corpus.model.words import english_key, tokens
+from corpus.read.ingest import ingest_bytes
+from corpus.terms.learning import Learned, Pair, english_terms, extract, word_links
 
 DATA = Path(__file__).resolve().parent.parent / "corpus" / "data"
 

@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus import paths
-from corpus.dates import resolve_edition
-from corpus.mechanics import result_key
-from corpus.numbers import cited_numbers, sort_key
+from corpus.model.dates import resolve_edition
+from corpus.model.mechanics import result_key
+from corpus.model.numbers import cited_numbers, sort_key
+from corpus.model.text import fold
+from corpus.model.words import plural
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
-from corpus.text import fold
-from corpus.words import plural
 from indexer.sidestore import CurrentKeys, Reader
 from search import present, rank
 from search.errors import UnknownEdition
@@ -26,7 +26,7 @@ from search.results import Filters, Result, SearchOutcome
 __all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
 
 if TYPE_CHECKING:
-    from corpus.terms import TermBase
+    from corpus.terms.termbase import TermBase
     from indexer.store import Current
 
 ANSWERS_KEPT = 256  # searches an engine remembers
@@ -126,7 +126,7 @@ class Engine:
         return present.looked_up(number, self.versions, filters, self.english_editions)
 
     def lookup_part(self, key: str, filters: Filters) -> list[Result]:
-        """A part of a judge document by its key (corpus/documents.py): a chapter with its
+        """A part of a judge document by its key (corpus/model/documents.py): a chapter with its
         sections ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part."""
         return present.looked_up_part(key, self.versions, filters, self.english_editions)
 
@@ -267,7 +267,7 @@ class Engine:
     @cached_property
     def termbase(self) -> TermBase:
         """The term base the index was built with (parenthesised names included)."""
-        from corpus.terms import TermBase, static_terms
+        from corpus.terms.termbase import TermBase, static_terms
 
         built = TermBase.read(self.folder / TERMBASE_READY, self.folder / TERMBASE)
         return built or TermBase(static_terms())

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
-from corpus.documents import doc_of_key
-from corpus.following import followed
-from corpus.languages import SHOWN_ORDER
-from corpus.numbers import sort_key
-from corpus.records import KINDS, Record
-from corpus.terms import Term, TermBase
+from corpus.align.following import followed
+from corpus.model.documents import doc_of_key
+from corpus.model.languages import SHOWN_ORDER
+from corpus.model.numbers import sort_key
+from corpus.model.records import KINDS, Record
+from corpus.terms.termbase import Term, TermBase
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -49,7 +49,7 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
     follows. Asked for English alone: one unit per English record of that edition (the newest
     by default). Nothing is dropped: two documents of one language give two units."""
     wanted = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
-    # The CR's English editions: a judge document's dates are its own (corpus/documents.py).
+    # The CR's English editions: a judge document's dates are its own (corpus/model/documents.py).
     english_editions = sorted(
         {r.edition for r in records if r.lang == "en" and r.edition and doc_of_key(r.key) == "cr"}
     )

@@ -36,7 +36,7 @@ PREPARING = "note: meaning-based ranking is being prepared; answering by words m
 class DenseHit:
     docnum: int  # the Whoosh document number in this build
     vid: str  # the version id (the side store's and Whoosh's `vid`)
-    key: str  # the record's key, as indexed (group with corpus.mechanics.result_key)
+    key: str  # the record's key, as indexed (group with corpus.model.mechanics.result_key)
     lang: str
     score: float  # cosine similarity to the query
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
-from corpus.languages import LANGUAGES
+from corpus.model.languages import LANGUAGES
 from search.query import (
     ELISION,
     OPERATORS,

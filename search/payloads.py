@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus import library
-from corpus.dates import resolve_edition, typed_edition
-from corpus.documents import doc_of_key, doc_of_layout, written_key
-from corpus.following import followed, followings
-from corpus.languages import SHOWN_ORDER
-from corpus.numbers import RuleNumber, sort_key
+from corpus.align.following import followed, followings
+from corpus.model.dates import resolve_edition, typed_edition
+from corpus.model.documents import doc_of_key, doc_of_layout, written_key
+from corpus.model.languages import SHOWN_ORDER
+from corpus.model.numbers import RuleNumber, sort_key
 from search import renumbering
 from search.errors import Problem, QueryError
 from search.query import as_number
@@ -25,7 +25,7 @@ from search.results import SearchOutcome
 __all__ = ["Problem", "check", "diff", "history", "search", "show", "sources", "stale", "term"]
 
 if TYPE_CHECKING:
-    from corpus.records import Record
+    from corpus.model.records import Record
     from search.engine import Engine
     from search.results import Filters, Result
 
@@ -111,7 +111,7 @@ def _show_part(
 ) -> tuple[dict[str, Any], list[Result]]:
     """One part of a judge document (a chapter with its sections, a section, an appendix) and
     its citations: other parts of the judges' documents and rules of the CR."""
-    from corpus.citations import citations
+    from corpus.model.citations import citations
 
     results = engine.lookup_part(part, filters)
     if not results:
@@ -139,7 +139,7 @@ def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:
     """The results of a key that is not a rule number: a glossary headword, a mechanic (with
     its rule), a translation's own key (205.2c@FILE), a judge document's section. [] when the
     library has nothing under it."""
-    from corpus.mechanics import by_english
+    from corpus.model.mechanics import by_english
     from search.results import Result, order_records, select_english
 
     mechanic = by_english(key)
@@ -157,7 +157,7 @@ def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:
 
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
     """{"query", "concepts": [{"english", "terms", "rules"}], "hidden"}: learned pairs below
-    the shown confidence (corpus.terms.SHOWN_CONFIDENCE) are left out and counted."""
+    the shown confidence (corpus.terms.termbase.SHOWN_CONFIDENCE) are left out and counted."""
     phrase = phrase.strip()
     if not phrase:
         raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
@@ -207,7 +207,7 @@ def diff(
 ) -> dict[str, Any]:
     """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several. `doc`:
     which document's editions (cr, mtr, ipg, jar): each has its own."""
-    from corpus.editions import by_edition, compare
+    from corpus.align.editions import by_edition, compare
 
     records = [r for r in records if doc_of_key(r.key) == doc]
     if doc != "cr":
@@ -241,8 +241,8 @@ def _judge_diff(
     ignore_typography: bool,
     doc: str,
 ) -> dict[str, Any]:
-    from corpus.editions import by_edition
-    from corpus.judge_editions import compare_parts
+    from corpus.align.editions import by_edition
+    from corpus.align.judge_editions import compare_parts
 
     editions = by_edition(records, "en")
     if not editions:
@@ -284,8 +284,8 @@ def history(
     records: Sequence[Record], rule: str, edition: str | None, ignore_typography: bool = True
 ) -> dict[str, Any]:
     """{"rule", "edition", "history": [events]}."""
-    from corpus.editions import by_edition
-    from corpus.editions import history as events_of
+    from corpus.align.editions import by_edition
+    from corpus.align.editions import history as events_of
 
     part = written_key(rule)
     if part is not None:
@@ -339,8 +339,8 @@ def history(
 def _part_history(
     records: Sequence[Record], part: str, edition: str | None, ignore_typography: bool
 ) -> dict[str, Any]:
-    from corpus.editions import by_edition
-    from corpus.judge_editions import part_history
+    from corpus.align.editions import by_edition
+    from corpus.align.judge_editions import part_history
 
     doc = doc_of_key(part)
     editions = by_edition([r for r in records if doc_of_key(r.key) == doc], "en")
@@ -352,13 +352,13 @@ def _part_history(
 
 def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     """{"lang", "stale": [...]}."""
-    from corpus.editions import by_edition
-    from corpus.editions import stale as stale_rules
+    from corpus.align.editions import by_edition
+    from corpus.align.editions import stale as stale_rules
 
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     langs = [lang for lang in langs if lang != "en"]
     if not langs:
-        from corpus.languages import TRANSLATED
+        from corpus.model.languages import TRANSLATED
 
         codes = ", ".join(TRANSLATED)
         raise Problem(f"give a translation's language with --lang: one of {codes}", 400)
@@ -371,9 +371,9 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
 
 def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dict[str, Any]:
     """{"problems": [{"source", "number", "check", "message"}]}."""
-    from corpus.checks import numbering_problems
-    from corpus.editions import by_edition, rules_of
+    from corpus.align.editions import by_edition, rules_of
     from corpus.qa import coverage_problems, translation_problems, translator_notes
+    from corpus.read.numbering import numbering_problems
 
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
     english = by_edition(records, "en")

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
-from corpus.editions import by_edition, compare, typography_folded
-from corpus.following import followed
-from corpus.languages import LANGUAGES
-from corpus.records import Record
+from corpus.align.editions import by_edition, compare, typography_folded
+from corpus.align.following import followed
+from corpus.model.languages import LANGUAGES
+from corpus.model.records import Record
 
 
 @dataclass(frozen=True)

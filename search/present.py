@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from corpus.mechanics import owned_rules, result_key
-from corpus.numbers import RuleNumber, sort_key
-from corpus.records import StoredRecord
+from corpus.model.mechanics import owned_rules, result_key
+from corpus.model.numbers import RuleNumber, sort_key
+from corpus.model.records import StoredRecord
 from indexer.sidestore import Reader
 from search.query import NumberQuery
 from search.results import Filters, Result, order_records, select_english
@@ -44,8 +44,9 @@ def looked_up(
 def looked_up_part(
     key: str, versions: Reader, filters: Filters, english_editions: tuple[str, ...]
 ) -> list[Result]:
-    """A part of a judge document by its key (corpus/documents.py): a chapter with its sections
-    ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part; in document order."""
+    """A part of a judge document by its key (corpus/model/documents.py): a chapter with its
+    sections ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part; in document
+    order."""
     chapter = key.rpartition(" ")[2].isdigit()
     records = versions.with_keys([key], prefixes=[key + "."] if chapter else [])
     groups: dict[str, Result] = {}

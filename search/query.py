@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from corpus.numbers import RuleNumber
+from corpus.model.numbers import RuleNumber
 from search.errors import QueryError
 
 MAX_QUERY_CHARS = 500

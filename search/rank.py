@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from corpus.mechanics import by_english
-from corpus.numbers import RuleNumber, sort_key
+from corpus.model.mechanics import by_english
+from corpus.model.numbers import RuleNumber, sort_key
 
 if TYPE_CHECKING:
     from search.retrieve import Candidate

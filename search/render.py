@@ -14,8 +14,8 @@ from typing import Any
 
 import click
 
-from corpus.languages import SHOWN_ORDER
-from corpus.records import LOW_CONFIDENCE, StoredRecord
+from corpus.model.languages import SHOWN_ORDER
+from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search.results import Result
 from search.safe_text import terminal_safe
 

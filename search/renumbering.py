@@ -1,4 +1,4 @@
-"""Numbers as people type them, against keys that are rules (corpus/identity.py).
+"""Numbers as people type them, against keys that are rules (corpus/align/identity.py).
 
 `show 725.1` is today's 725.1. `show 725.1 --edition 2025-11-14` is the rule that edition
 numbers 725.1, whatever its key is now, with a line that says so. And a record's text cites
@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from corpus.identity import gone_place
-from corpus.numbers import RuleNumber, cited_numbers, sort_key
-from corpus.records import StoredRecord
+from corpus.align.identity import gone_place
+from corpus.model.numbers import RuleNumber, cited_numbers, sort_key
+from corpus.model.records import StoredRecord
 from search.query import NumberQuery
 from search.results import Result
 

@@ -7,13 +7,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpus.documents import DOCUMENTS, doc_of_key, is_judge_key
-from corpus.following import followed
-from corpus.identity import gone_place
-from corpus.languages import SHOWN_ORDER
-from corpus.mechanics import by_english
-from corpus.numbers import sort_key
-from corpus.records import StoredRecord
+from corpus.align.following import followed
+from corpus.align.identity import gone_place
+from corpus.model.documents import DOCUMENTS, doc_of_key, is_judge_key
+from corpus.model.languages import SHOWN_ORDER
+from corpus.model.mechanics import by_english
+from corpus.model.numbers import sort_key
+from corpus.model.records import StoredRecord
 
 
 @dataclass
@@ -129,7 +129,7 @@ class Filters:
     kinds: tuple[str, ...] = ()
     edition: str | None = None
     all_editions: bool = False  # rank on every English edition's text, not the newest only
-    docs: tuple[str, ...] = ()  # cr, mtr, ipg, jar (corpus/documents.py); empty: all
+    docs: tuple[str, ...] = ()  # cr, mtr, ipg, jar (corpus/model/documents.py); empty: all
 
     def whoosh(self):
         """The language and kind filters as a Whoosh query (the edition is the engine's)."""

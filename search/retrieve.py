@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from corpus.mechanics import result_key
+from corpus.model.mechanics import result_key
 from search import builder
 from search.parse import Query
 from search.query import QueryError, Translations

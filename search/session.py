@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING
 import click
 
 from corpus import paths
+from corpus.model.records import read_jsonl
 from corpus.paths import home
-from corpus.records import read_jsonl
 from indexer.freshness import is_fresh
 from indexer.integrity import live_damage, records_mismatch
 from indexer.store import IndexError_, live_build
 from search.engine import Engine
 
 if TYPE_CHECKING:
-    from corpus.records import Record
+    from corpus.model.records import Record
     from indexer.build import BuildResult
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from corpus import library, paths
-from corpus.alignment import overrides
-from corpus.enrichment import aligned
+from corpus.align.alignment import overrides
+from corpus.terms.enrichment import aligned
 
 
 def french_keys(home: Path) -> dict[str, tuple[str, str, float]]:
@@ -74,8 +74,8 @@ def test_the_italian_cr_beside_english_teaches_terms(shared_data: Path, home: Pa
     by word alignment (scheme = intrigo), and its English names in parentheses (Deserter)."""
     import shutil
 
-    from corpus.following import followings
-    from corpus.term_learning import learn, learning_records
+    from corpus.align.following import followings
+    from corpus.terms.learning import learn, learning_records
 
     docs = paths.documents(home)
     docs.mkdir(parents=True)
@@ -97,11 +97,11 @@ def test_the_french_copy_aligns_with_learned_vocabulary_alone(shared_data: Path,
     lines align the 2006 French supertypes and its spell-type rule with modern English."""
     import shutil
 
-    from corpus.alignment import align_documents
-    from corpus.enrichment import with_terms
-    from corpus.following import followings
-    from corpus.term_learning import learn, learning_records
-    from corpus.terms import TermBase, learned_term, static_terms
+    from corpus.align.alignment import align_documents
+    from corpus.align.following import followings
+    from corpus.terms.enrichment import with_terms
+    from corpus.terms.learning import learn, learning_records
+    from corpus.terms.termbase import TermBase, learned_term, static_terms
 
     docs = paths.documents(home)
     docs.mkdir(parents=True)

@@ -7,7 +7,7 @@ from conftest import ES, FR, IT, seed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus.text import decode_report
+from corpus.model.text import decode_report
 from indexer.analyzers import analyzer
 
 SEEDS = {"it": IT, "fr": FR, "es": ES}

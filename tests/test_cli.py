@@ -272,7 +272,7 @@ def test_when_no_rule_has_every_word_some_of_them_do():
 
 def test_a_weak_content_alignment_is_marked_uncertain(seeds_engine):
     """Below the alignment's low-confidence mark, the record's label says so."""
-    from corpus.records import Align
+    from corpus.model.records import Align
     from search.render import label
 
     section = seeds_engine.versions.in_section("205")

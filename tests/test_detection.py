@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from conftest import ARTICLE, ES, FR, IT, seed
 
-from corpus.dates import parse_date
-from corpus.detect import detect_language
-from corpus.ingest import ingest_bytes
+from corpus.model.dates import parse_date
+from corpus.read.detect import detect_language
+from corpus.read.ingest import ingest_bytes
 
 
 def test_language_of_every_seed():

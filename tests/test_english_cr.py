@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import local_server
 
-from corpus.ingest import ingest_bytes
-from corpus.text import decode_report, split_lines
+from corpus.model.text import decode_report, split_lines
+from corpus.read.ingest import ingest_bytes
 from search.cli import cli
 
 pytestmark = pytest.mark.shared_data

@@ -406,7 +406,7 @@ def hostile(shared_data: Path) -> Iterator[str]:
 def test_fetch_cr_does_not_trust_the_server(hostile: str, home: Path):
     """Too large (by its header or by what it sends), too slow in all, a file:// link: refused
     in one line. A link with a space works, under a name of our own, not the server's."""
-    from corpus.fetch import FetchError, download
+    from corpus.read.fetch import FetchError, download
 
     for path, said in (("/huge", "not a rules document"), ("/endless", "not a rules document")):
         with pytest.raises(FetchError, match=said):

@@ -250,7 +250,7 @@ def test_endless_inputs_are_not_read_to_the_end(home: Path, tmp_path: Path):
 def test_a_tall_pdf_page_is_read_in_linear_time(tmp_path: Path):
     """One PDF page of 4,000 lines (this took 7 s, 16,000 lines 95 s): every line read, in
     order."""
-    from corpus.pdf_extract import pdf_lines
+    from corpus.read.pdf_extract import pdf_lines
 
     lines = [f"100.{n}. Regola numero {n} del regolamento." for n in range(1, 4001)]
     out, dropped = pdf_lines(tall_page_pdf(tmp_path / "alta.pdf", lines).read_bytes())
@@ -273,7 +273,7 @@ def test_huge_repetitive_documents_are_refused_early(home: Path, tmp_path: Path)
     (home / "documents" / "vuoto.html").write_bytes(empty.read_bytes())
     first = library.load(home).failures
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("corpus.ingest.ingest_bytes", lambda *a: pytest.fail("parsed again"))
+        patch.setattr("corpus.read.ingest.ingest_bytes", lambda *a: pytest.fail("parsed again"))
         assert library.load(home).failures == first
 
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus.ingest import ingest_bytes
-from corpus.languages import LANGUAGES, SHOWN_ORDER
+from corpus.model.languages import LANGUAGES, SHOWN_ORDER
+from corpus.read.ingest import ingest_bytes
 from search.cli import cli
 
 # A few lines of English 2020-11-20 and their Brazilian translation, as Crowdin writes them:
@@ -79,7 +79,7 @@ def test_every_line_of_the_catalogue_is_in_a_record_or_dropped():
 @given(st.lists(st.text(min_size=0, max_size=40), min_size=1, max_size=6))
 def test_the_po_reader_never_crashes(msgstrs: list[str]):
     """Any msgstrs, even broken quoting: a document or a one-line refusal, no traceback."""
-    from corpus.ingest import IngestError
+    from corpus.read.ingest import IngestError
 
     body = "".join(
         f'msgid "100.{i + 1}. Rule text number {i}."\nmsgstr "{s}"\n\n'
@@ -93,7 +93,7 @@ def test_the_po_reader_never_crashes(msgstrs: list[str]):
 
 def test_portuguese_is_one_row_of_the_table():
     """pt has its stop words, stemmer, question words and CR headings; shown after es."""
-    from corpus.words import stop_words
+    from corpus.model.words import stop_words
     from indexer.analyzers import analyzer
     from search.parse import QUESTION_WORDS_BY_LANG, is_question
 
@@ -106,7 +106,7 @@ def test_portuguese_is_one_row_of_the_table():
 
 
 def test_no_code_lists_languages_outside_the_table():
-    """The language codes appear as data only in corpus/languages.py."""
+    """The language codes appear as data only in corpus/model/languages.py."""
     root = Path(__file__).resolve().parents[1]
     offenders = []
     for path in [

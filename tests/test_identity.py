@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from corpus.editions import by_edition, compare, history
-from corpus.identity import gone_place
-from corpus.numbers import depth, section_of
-from corpus.records import Record, read_jsonl
+from corpus.align.editions import by_edition, compare, history
+from corpus.align.identity import gone_place
+from corpus.model.numbers import depth, section_of
+from corpus.model.records import Record, read_jsonl
 from search.cli import cli
 
 pytestmark = pytest.mark.shared_data

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from conftest import IT, ROOT, seed
 from pdf_maker import two_column_pdf
 
-from corpus.ingest import IngestError, ingest_bytes
+from corpus.read.ingest import IngestError, ingest_bytes
 from search.cli import cli
 
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -12,11 +12,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus.citations import cited_keys
-from corpus.documents import doc_of_key, written_key
-from corpus.ingest import ingest_bytes
-from corpus.layouts import Context, infraction_guide, judging_at_regular, tournament_rules
-from corpus.records import Document
+from corpus.model.citations import cited_keys
+from corpus.model.documents import doc_of_key, written_key
+from corpus.model.records import Document
+from corpus.read.ingest import ingest_bytes
+from corpus.read.layouts import Context, infraction_guide, judging_at_regular, tournament_rules
 from search.cli import cli
 from tests.pdf_maker import text_pdf
 
@@ -144,7 +144,7 @@ def test_citations_name_their_documents() -> None:
 def test_the_mtr_as_a_pdf_reads_as_the_html(shared_data: Path, tmp_path: Path) -> None:
     """The same MTR printed as a PDF (running header, page numbers) gives the same sections."""
     html = judge(shared_data, "MTR-20251110")
-    from corpus.ingest import extract
+    from corpus.read.ingest import extract
 
     lines, aside, _ = extract((shared_data / "judge" / "MTR-20251110.html").read_bytes(), "x")
     text = [line for n, line in enumerate(lines, 1) if n not in aside]
@@ -161,7 +161,7 @@ def test_the_ipg_as_a_pdf_keeps_its_right_aligned_penalties(
 ) -> None:
     """The IPG as a PDF, each infraction's penalty right-aligned on its heading's line: the
     same sections and the same penalties as the HTML."""
-    from corpus.ingest import extract
+    from corpus.read.ingest import extract
 
     path = shared_data / "judge" / "IPG-20240923.html"
     html = ingest_bytes(path.read_bytes(), path.name)

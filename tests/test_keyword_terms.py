@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from corpus.inflection import inflected_alike
-from corpus.ingest import ingest_bytes
-from corpus.terms import SHOWN_CONFIDENCE, Term, TermBase, static_terms, unlearned
+from corpus.model.inflection import inflected_alike
+from corpus.read.ingest import ingest_bytes
+from corpus.terms.termbase import SHOWN_CONFIDENCE, Term, TermBase, static_terms, unlearned
 from search.cli import cli
 
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "derive_terms.py"

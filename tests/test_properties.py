@@ -6,9 +6,9 @@ from conftest import IT, seed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus.ingest import IngestError, ingest_bytes
-from corpus.layouts import LAYOUTS, Context
-from corpus.records import read_jsonl
+from corpus.model.records import read_jsonl
+from corpus.read.ingest import IngestError, ingest_bytes
+from corpus.read.layouts import LAYOUTS, Context
 from indexer.state import chunk
 
 LINES = st.lists(

@@ -13,7 +13,7 @@ import pytest
 from whoosh.filedb.filestore import RamStorage
 from whoosh.scoring import BM25F
 
-from corpus.numbers import cited_numbers
+from corpus.model.numbers import cited_numbers
 from indexer.analyzers import analyzer
 from indexer.schema import build_schema, text_field
 from search import rank, retrieve

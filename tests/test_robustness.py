@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from corpus import library
-from corpus.enrichment import aligned
-from corpus.text import fold
+from corpus.model.text import fold
+from corpus.terms.enrichment import aligned
 from indexer.build import build
 from search.cli import cli
 from search.engine import Engine, Filters

@@ -12,8 +12,8 @@ from conftest import IT, seed
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus.ingest import ingest_bytes
-from corpus.numbers import RuleNumber, sort_key, subrule_letter
+from corpus.model.numbers import RuleNumber, sort_key, subrule_letter
+from corpus.read.ingest import ingest_bytes
 from search.cli import cli
 
 

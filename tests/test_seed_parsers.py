@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from conftest import ARTICLE, ES, FR, IT, seed
 
-from corpus.ingest import ingest_bytes
-from corpus.text import split_lines
+from corpus.model.text import split_lines
+from corpus.read.ingest import ingest_bytes
 
 
 def test_italian_cr_excerpt_has_34_rules_and_6_examples():

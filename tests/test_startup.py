@@ -14,9 +14,9 @@ import pytest
 # Modules only a build, the learner, the web app or an export needs.
 HEAVY = (
     "eflomal",
-    "corpus.term_learning",
-    "corpus.alignment",
-    "corpus.ingest",
+    "corpus.terms.learning",
+    "corpus.align.alignment",
+    "corpus.read.ingest",
     "indexer.build",
     "whoosh.writing",
     "starlette",

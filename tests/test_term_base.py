@@ -9,10 +9,10 @@ import weakref
 from hypothesis import given
 from hypothesis import strategies as st
 
-from corpus.inflection import inflected_alike
-from corpus.term_learning import Pair, extract
-from corpus.terms import Term, TermBase, static_terms, written_alike
-from corpus.words import tokens
+from corpus.model.inflection import inflected_alike
+from corpus.model.words import tokens
+from corpus.terms.learning import Pair, extract
+from corpus.terms.termbase import Term, TermBase, static_terms, written_alike
 
 FRENCH_LEGEND_RULE = (
     "Un permanent avec le sur-type légendaire est soumis à l'effet basé sur un état relatif aux "

@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 from translated_cr import LANGUAGES, NUMBERS, Words, as_html, as_pdf, as_text
 
-from corpus.following import by_numbering
-from corpus.ingest import extract, ingest_bytes
-from corpus.records import Document
+from corpus.align.following import by_numbering
+from corpus.model.records import Document
+from corpus.read.ingest import extract, ingest_bytes
 from search.cli import cli
 
 FORMATS = ("text", "html", "pdf")

@@ -189,7 +189,7 @@ def test_list_items_pair_by_symbol_word_and_position():
 
 def test_a_decimal_comma_is_a_citation():
     """ "regla 100,7" (as the Spanish PDF prints it) cites 100.7; "reglas 100, 101" two."""
-    from corpus.numbers import cited_numbers
+    from corpus.model.numbers import cited_numbers
 
     assert cited_numbers("Ver regla 100,7 y 205.3i; reglas 100, 101.") == [
         "100.7",

@@ -16,7 +16,7 @@ from search.safe_text import echo, one_line
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 def command(files: tuple[Path, ...]) -> None:
     """Add rules documents to the library; each is checked before it is kept."""
-    from corpus.ingest import IngestError
+    from corpus.read.ingest import IngestError
 
     failed = 0
     # Once: hashing the library per file would read it again and again; the files the live
@@ -63,8 +63,8 @@ def read_file(path: Path) -> bytes:
     cannot be read, or is a device or a pipe, which could be endless)."""
     import stat
 
-    from corpus.ingest import IngestError
     from corpus.library import read_bounded
+    from corpus.read.ingest import IngestError
 
     try:
         mode = path.stat().st_mode

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from corpus.documents import DOCUMENTS
+from corpus.model.documents import DOCUMENTS
 from search import payloads
 from search.commands.options import EDITION, json_option, lang_option, problems_as_errors
 from search.render import colour_diff

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from corpus.dates import resolve_edition
+from corpus.model.dates import resolve_edition
 from corpus.paths import home
 from indexer.store import read_current
 from search.commands.options import EDITION, lang_option

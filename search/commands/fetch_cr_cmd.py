@@ -6,8 +6,8 @@ import re
 
 import click
 
-from corpus.dates import find_edition
-from corpus.text import UnreadableError, decode_report, split_lines
+from corpus.model.dates import find_edition
+from corpus.model.text import UnreadableError, decode_report, split_lines
 from search.commands.add_cmd import keep
 from search.commands.options import EDITION
 
@@ -20,8 +20,8 @@ def command(edition: str, media_url: str | None, rules_page: str | None) -> None
     """Download an English Comprehensive Rules edition from Wizards of the Coast into
     MTGRULES_HOME and add it to the library. DATE is the edition's effective date (YYYY-MM-DD
     or YYYYMMDD) or latest, the default."""
-    from corpus.fetch import FetchError, download, edition_url, latest_url
-    from corpus.ingest import IngestError
+    from corpus.read.fetch import FetchError, download, edition_url, latest_url
+    from corpus.read.ingest import IngestError
 
     edition = edition.replace("-", "")  # the published names use YYYYMMDD
     try:

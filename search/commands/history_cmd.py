@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from corpus.identity import gone_place
+from corpus.align.identity import gone_place
 from search import payloads
 from search.commands.options import EDITION, json_option, problems_as_errors
 from search.render import colour_diff

@@ -8,10 +8,10 @@ from typing import Any, TypeVar
 
 import click
 
-from corpus.dates import EDITION_FORMS, typed_edition
-from corpus.documents import DOCUMENTS
-from corpus.languages import SHOWN_ORDER, UnknownLanguageError, validate_languages
-from corpus.records import KINDS
+from corpus.model.dates import EDITION_FORMS, typed_edition
+from corpus.model.documents import DOCUMENTS
+from corpus.model.languages import SHOWN_ORDER, UnknownLanguageError, validate_languages
+from corpus.model.records import KINDS
 from search import payloads, render
 from search.results import Filters
 
@@ -75,7 +75,7 @@ EDITION = EditionDate()
 
 
 def doc_option(func: F) -> F:
-    """--doc: which documents (corpus/documents.py) a search or lookup reads."""
+    """--doc: which documents (corpus/model/documents.py) a search or lookup reads."""
     return click.option(
         "--doc",
         "docs",

@@ -6,7 +6,7 @@ from collections import Counter
 
 import click
 
-from corpus.documents import DOCUMENTS
+from corpus.model.documents import DOCUMENTS
 from corpus.paths import home
 from search import payloads
 from search.commands.options import json_option

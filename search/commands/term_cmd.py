@@ -34,7 +34,7 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
             if concept["rules"]:
                 echo(f"  rules: {', '.join(concept['rules'])}")
         if payload.get("hidden"):
-            from corpus.terms import SHOWN_CONFIDENCE
+            from corpus.terms.termbase import SHOWN_CONFIDENCE
 
             echo(f"({payload['hidden']} learned pairs below confidence {SHOWN_CONFIDENCE} hidden)")
     if not payload["concepts"]:

@@ -22,10 +22,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from corpus import paths
-from corpus.dates import EDITION_FORMS, typed_edition
-from corpus.documents import DOCUMENTS
-from corpus.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
-from corpus.records import KINDS, read_jsonl
+from corpus.model.dates import EDITION_FORMS, typed_edition
+from corpus.model.documents import DOCUMENTS
+from corpus.model.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
+from corpus.model.records import KINDS, read_jsonl
 from indexer.integrity import live_damage, records_mismatch
 from indexer.store import Current, live_build
 from search import payloads

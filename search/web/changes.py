@@ -10,13 +10,13 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from corpus.records import Record
+from corpus.model.records import Record
 
 _MARKS = re.compile(r"\[-(.*?)-\]|\{\+(.*?)\+\}", re.S)
 
 
 def segments(diff: str) -> list[tuple[str, str]]:
-    """("same" | "del" | "ins", text) in order, from corpus.editions.word_diff's markup."""
+    """("same" | "del" | "ins", text) in order, from corpus.align.editions.word_diff's markup."""
     out: list[tuple[str, str]] = []
     position = 0
     for match in _MARKS.finditer(diff):

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from corpus.documents import doc_of_key
+from corpus.model.documents import doc_of_key
 
 
 def href(route: str = "", key: str | None = None, **params: Any) -> str:

@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from corpus.languages import LANGUAGES, SHOWN_ORDER
-from corpus.numbers import section_of
-from corpus.records import Record
+from corpus.model.languages import LANGUAGES, SHOWN_ORDER
+from corpus.model.numbers import section_of
+from corpus.model.records import Record
 
 # The languages' names in English, for sentences written in English, and a few searches a
 # judge or a translator would type in each (shown for the languages the library holds; the

@@ -12,11 +12,11 @@ from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from corpus.citations import citations as cited_in
-from corpus.documents import DOCUMENTS, JUDGE, is_judge_key
-from corpus.following import followed
-from corpus.numbers import CITATION, RuleNumber
-from corpus.records import LOW_CONFIDENCE, StoredRecord
+from corpus.align.following import followed
+from corpus.model.citations import citations as cited_in
+from corpus.model.documents import DOCUMENTS, JUDGE, is_judge_key
+from corpus.model.numbers import CITATION, RuleNumber
+from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search import payloads
 from search.render import by_language, matched_spans
 from search.renumbering import Citations, citations, numbering
@@ -302,7 +302,7 @@ async def term_page(request: Request) -> Response:
 
 
 def _diff_editions(library: Library, lang: str) -> list[str]:
-    from corpus.editions import by_edition
+    from corpus.align.editions import by_edition
 
     return list(by_edition(library.records(), lang))
 

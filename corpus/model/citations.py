@@ -1,0 +1,51 @@
+"""What a judge document's text cites, as keys: "see section 4.4" (its own document's section),
+"MTR section 4.3" and "MTR 2.3" inside the IPG, "section 5.2 of the Magic Tournament Rules",
+"rule 704.5j" and "CR 704" (the Comprehensive Rules). Each with its place in the text, for
+links in the terminal, the JSON and the web app."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from corpus.model.documents import doc_of_key
+from corpus.model.documents import key as doc_key
+
+JUDGE_CITATION = re.compile(
+    r"\b(?:(?P<doc>MTR|IPG)\s+(?:sections?\s+)?|(?P<section>sections?)\s+)"
+    r"(?P<number>\d{1,2}(?:\.\d{1,2})?)\b(?!\.\d)"
+    r"(?P<of>\s+of\s+the\s+(?:Magic\s+)?(?:Tournament Rules|Infraction Procedure Guide))?"
+)
+CR_CITATION = re.compile(
+    r"\b(?:CR|rules?|Comprehensive Rules,?\s+rules?)\s+(?P<number>\d{3}(?:\.\d+[a-z]{0,2})?)\b"
+)
+
+
+@dataclass(frozen=True)
+class Citation:
+    start: int
+    end: int
+    target: str  # a key: "MTR 4.3", "IPG 2.1", "704.5j"
+
+
+def citations(text: str, key: str) -> list[Citation]:
+    """The citations in a judge document's record (keyed `key`), in order; none for the CR's
+    records, whose citations are rule numbers (corpus.model.numbers.CITATION)."""
+    own = doc_of_key(key)
+    if own == "cr":
+        return []
+    found: list[Citation] = []
+    for match in JUDGE_CITATION.finditer(text):
+        doc = (match["doc"] or "").lower() or own
+        if match["of"]:  # "section 4 of the Magic Tournament Rules"
+            doc = "mtr" if "Tournament" in match["of"] else "ipg"
+        if doc == "jar":
+            continue
+        found.append(Citation(match.start(), match.end("number"), doc_key(doc, match["number"])))
+    for match in CR_CITATION.finditer(text):
+        found.append(Citation(match.start(), match.end(), match["number"]))
+    return sorted(found, key=lambda c: c.start)
+
+
+def cited_keys(text: str, key: str) -> list[str]:
+    return [c.target for c in citations(text, key)]

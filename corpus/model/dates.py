@@ -1,0 +1,93 @@
+"""Edition dates written in any language of the table, read with babel's month names."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from functools import cache
+
+from corpus.model.languages import LANGUAGES
+from corpus.model.text import fold
+
+_DAY_FIRST = re.compile(
+    r"\b(?P<day>\d{1,2})(?:er|º|°|o)?\s+(?:de\s+)?(?P<month>[^\W\d_]+)\.?\s+(?:de\s+|del\s+)?(?P<year>\d{4})\b"
+)
+_MONTH_FIRST = re.compile(r"\b(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})\b")
+
+
+@cache
+def month_names() -> dict[str, int]:
+    """Folded month names (wide and abbreviated) of every language in the table."""
+    from babel.dates import get_month_names
+
+    names: dict[str, int] = {}
+    for code in LANGUAGES:
+        for width in ("wide", "abbreviated"):
+            for context in ("format", "stand-alone"):
+                for number, name in get_month_names(width, context, locale=code).items():
+                    names[fold(name).rstrip(".")] = number
+    return names
+
+
+def parse_date(text: str) -> date | None:
+    """The first date in the text, in any of the four languages, or None."""
+    months = month_names()
+    candidates = []
+    for pattern in (_DAY_FIRST, _MONTH_FIRST):
+        for match in pattern.finditer(text):
+            month = months.get(fold(match["month"]))
+            if month is None:
+                continue
+            try:
+                found = date(int(match["year"]), month, int(match["day"]))
+            except ValueError:
+                continue
+            candidates.append((match.start(), found))
+    return min(candidates)[1] if candidates else None
+
+
+def find_edition(lines: list[str], limit: int = 40) -> tuple[str | None, int | None]:
+    """The edition date in a document's opening lines: ISO date and the 1-based line, or None."""
+    for number, line in enumerate(lines[:limit], start=1):
+        found = parse_date(line)
+        if found:
+            return found.isoformat(), number
+    return None, None
+
+
+def in_effect(english_editions: Sequence[str], date: str | None) -> str | None:
+    """The English edition a translation dated `date` follows: the newest on or before it
+    (before them all: the oldest; unknown date: the newest). Editions are ISO dates, sorted."""
+    if not english_editions:
+        return None
+    if date is None:
+        return english_editions[-1]
+    earlier = [e for e in english_editions if e <= date]
+    return earlier[-1] if earlier else english_editions[0]
+
+
+def typed_date(text: str) -> str | None:
+    """An edition date as a user types it (2024-11-08 or 20241108) in ISO form, else None."""
+    match = re.fullmatch(r"(\d{4})-?(\d{2})-?(\d{2})", text.strip())
+    if not match:
+        return None
+    try:  # 2025-13-45 has the shape of a date and is none
+        return date(*map(int, match.groups())).isoformat()
+    except ValueError:
+        return None
+
+
+LATEST = "latest"
+EDITION_FORMS = "write it as YYYY-MM-DD (e.g. 2024-11-08), YYYYMMDD or latest"
+
+
+def typed_edition(text: str) -> str | None:
+    """An edition as a user names it, in every command and the web app: 2024-11-08, 20241108
+    (an ISO date) or latest; None for anything else."""
+    return LATEST if text.strip().lower() == LATEST else typed_date(text)
+
+
+def resolve_edition(wanted: str, editions: Sequence[str]) -> str:
+    """`latest` as the newest of the editions loaded; a date as itself."""
+    return max(editions) if wanted == LATEST and editions else wanted

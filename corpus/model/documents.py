@@ -1,0 +1,92 @@
+"""The documents of the library, each with its own namespace of keys: the Comprehensive Rules
+(keys are rule numbers, glossary headwords and mechanics), and the judges' documents, whose keys
+carry their document's name: `MTR 2.3`, `IPG 2.1`, `MTR appendix-b`, `JAR serious-problems`.
+A judge document's key never looks like a rule number, so MTR chapter 1 is never CR section 1.
+
+This module imports nothing of the project: rule numbers, results and the CLI all ask it."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+# name -> what it is called; the CR first, then the judges' documents in the order they are read.
+DOCUMENTS = {
+    "cr": "Comprehensive Rules",
+    "mtr": "Magic Tournament Rules",
+    "ipg": "Infraction Procedure Guide",
+    "jar": "Judging at Regular REL",
+}
+JUDGE = ("mtr", "ipg", "jar")
+# The layout (corpus/read/layouts) that reads each judge document.
+LAYOUTS = {
+    "tournament-rules": "mtr",
+    "infraction-procedure-guide": "ipg",
+    "judging-at-regular": "jar",
+}
+
+_PREFIX = re.compile(r"^(mtr|ipg|jar)(?![a-z])\s*", re.IGNORECASE)
+_NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
+_SLUG = re.compile(r"[^\w]+")
+
+
+def doc_of_key(key: str) -> str:
+    """The document a record's key belongs to: `MTR 2.3` -> mtr; a rule number -> cr."""
+    return key[:3].lower() if is_judge_key(key) else "cr"
+
+
+def is_judge_key(key: str) -> bool:
+    """Whether a key is a judge document's part (`MTR 2.3`, `JAR serious-problems`)."""
+    return key[:4] in ("MTR ", "IPG ", "JAR ")
+
+
+def doc_of_layout(layout: str) -> str:
+    """The document a parsed document is: a judge document by its layout, else the CR."""
+    return LAYOUTS.get(layout, "cr")
+
+
+def slug(text: str) -> str:
+    """A part's name as a key: "Serious Problems" -> serious-problems."""
+    return _SLUG.sub("-", text.casefold()).strip("-_")
+
+
+def key(doc: str, part: str) -> str:
+    """The key of a part of a judge document: ("mtr", "2.3") -> "MTR 2.3"."""
+    return f"{doc.upper()} {part}"
+
+
+@cache
+def written_key(text: str) -> str | None:
+    """A judge document's part as people write it, as its key: "MTR 2.3", "mtr2.3", "mtr 2.3.",
+    "IPG 3.1", "ipg 2", "MTR Appendix B", "jar serious problems" (any case, any spacing);
+    None for anything else (a rule number, a word)."""
+    match = _PREFIX.match(text.strip())
+    if not match:
+        return None
+    doc = match[1].lower()
+    rest = text.strip()[match.end() :].strip()
+    if not rest:
+        return None
+    number = _NUMBER.match(rest.replace(" ", ""))
+    if number:
+        chapter, section = number.groups()
+        return key(doc, f"{int(chapter)}.{int(section)}" if section else str(int(chapter)))
+    if doc == "jar" and rest.casefold().startswith("jar "):
+        rest = rest[4:]
+    return key(doc, slug(rest)) if slug(rest) else None
+
+
+@cache
+def sort_key(key_: str) -> tuple[int, int, int, str]:
+    """A judge document's key in reading order: after the CR's numbers, the MTR, IPG and JAR;
+    within one, the unnumbered front parts, then chapters and sections, then appendices."""
+    doc = doc_of_key(key_)
+    base = 20_000 + 1_000 * JUDGE.index(doc) if doc in JUDGE else 10_000
+    part = key_[4:]
+    number = _NUMBER.match(part)
+    if number:
+        chapter, section = number.groups()
+        return (base + int(chapter), int(section) if section else -1, 0, "")
+    if part.startswith("appendix-"):
+        return (base + 500, 0, 0, part)
+    return (base, -2, 0, "")  # the introduction and framework come first, in document order
