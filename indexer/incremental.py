@@ -353,13 +353,14 @@ def _rewrite_records(
     fresh.update({source: chunk(group) for source, group in by_source(new_english)})
     previous = dict(saved.offsets)
     sources = sorted({*previous, *fresh})
+    keys = _keys_like(renamed) if renamed else None
 
     def data(source: str) -> bytes:
         if source in fresh:
             return fresh[source]
         start, length = previous[source]
         lines = old[start : start + length]
-        return _KEY.sub(lambda m: _renamed_key(m, renamed), lines) if renamed else lines
+        return keys.sub(lambda m: _renamed_key(m, renamed), lines) if keys else lines
 
     write_records(home, ((s, data(s)) for s in sources), saved)
 
@@ -367,6 +368,15 @@ def _rewrite_records(
 # A record's key in its records.jsonl line: right after its lines (record_json's field order),
 # where no text can put the same characters (a quote in a text is escaped).
 _KEY = re.compile(rb'(,"lines":\[\d+,\d+\],"key":")([^"]*)(")')
+
+
+def _keys_like(renamed: dict[str, str]) -> re.Pattern[bytes]:
+    """`_KEY`, for only the keys that start as a renamed one does (its part before the first
+    dot: 722 for 722.1a): the other lines, most of them, are never handed to Python. What
+    it matches is renamed as `_KEY` would rename it, and `_KEY` renames nothing else."""
+    heads = sorted({old.partition(".")[0].encode("utf-8") for old in renamed}, key=len)
+    either = b"|".join(re.escape(head) for head in reversed(heads))
+    return re.compile(rb'(,"lines":\[\d+,\d+\],"key":")((?:' + either + rb')(?:\.[^"]*)?)(")')
 
 
 def _renamed_key(match: re.Match[bytes], renamed: dict[str, str]) -> bytes:
