@@ -20,8 +20,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from whoosh import index
-
 from corpus import paths
 from corpus.align.alignment import align_documents, overrides
 from corpus.align.editions import by_edition
@@ -48,6 +46,7 @@ from indexer.masks import write_outdated
 from indexer.plan import Plan
 from indexer.sidestore import Membership
 from indexer.state import BuildState, by_source, chunk, write_records
+from indexer.storage import open_index
 from indexer.store import cannot_write, write_current
 from indexer.versions import Version, versions
 from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
@@ -333,7 +332,7 @@ def _link_index(live: Path, folder: Path) -> None:
 
 
 def _write_whoosh(folder: Path, added: list[Version]) -> None:
-    ix = index.open_dir(str(folder))
+    ix = open_index(folder)
     with ix.writer() as writer:
         for version in added:
             writer.add_document(**whoosh_document(version))
