@@ -194,6 +194,11 @@ def _write_full(
         prefix = f"build-{plan.fingerprint[:8]}-"
         folder = Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(home)))
         unique = write_index(records, folder, progress, alongside, saved.identity)
+        # Indexed and written out: the records and versions are let go of before the state
+        # is pickled (the build's peak memory was there, with both still held).
+        records_count, versions_count = len(records), len(unique)
+        records.clear()
+        del unique
         write_outdated(folder, sorted(english))
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used
@@ -206,8 +211,8 @@ def _write_full(
                 fingerprint=plan.fingerprint,
                 code=code_stamp(),
                 files=plan.state,
-                records=len(records),
-                versions=len(unique),
+                records=records_count,
+                versions=versions_count,
                 failures=failures,
                 english_editions=tuple(sorted(english)),
                 built=time.strftime("%Y-%m-%dT%H:%M:%S"),
@@ -221,7 +226,7 @@ def _write_full(
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)  # never leave half a build behind
         raise cannot_write(home, error) from None
-    return folder, len(records), len(unique)
+    return folder, records_count, versions_count
 
 
 def _remove_stale_builds(home: Path, keep: str) -> None:

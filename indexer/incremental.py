@@ -20,8 +20,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from whoosh import index
-
 from corpus import paths
 from corpus.align.alignment import align_documents, overrides
 from corpus.align.editions import by_edition
@@ -48,6 +46,7 @@ from indexer.masks import write_outdated
 from indexer.plan import Plan
 from indexer.sidestore import Membership
 from indexer.state import BuildState, by_source, chunk, write_records
+from indexer.storage import open_index
 from indexer.store import cannot_write, write_current
 from indexer.versions import Version, versions
 from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
@@ -333,7 +332,7 @@ def _link_index(live: Path, folder: Path) -> None:
 
 
 def _write_whoosh(folder: Path, added: list[Version]) -> None:
-    ix = index.open_dir(str(folder))
+    ix = open_index(folder)
     with ix.writer() as writer:
         for version in added:
             writer.add_document(**whoosh_document(version))
@@ -353,13 +352,14 @@ def _rewrite_records(
     fresh.update({source: chunk(group) for source, group in by_source(new_english)})
     previous = dict(saved.offsets)
     sources = sorted({*previous, *fresh})
+    keys = _keys_like(renamed) if renamed else None
 
     def data(source: str) -> bytes:
         if source in fresh:
             return fresh[source]
         start, length = previous[source]
         lines = old[start : start + length]
-        return _KEY.sub(lambda m: _renamed_key(m, renamed), lines) if renamed else lines
+        return keys.sub(lambda m: _renamed_key(m, renamed), lines) if keys else lines
 
     write_records(home, ((s, data(s)) for s in sources), saved)
 
@@ -367,6 +367,15 @@ def _rewrite_records(
 # A record's key in its records.jsonl line: right after its lines (record_json's field order),
 # where no text can put the same characters (a quote in a text is escaped).
 _KEY = re.compile(rb'(,"lines":\[\d+,\d+\],"key":")([^"]*)(")')
+
+
+def _keys_like(renamed: dict[str, str]) -> re.Pattern[bytes]:
+    """`_KEY`, for only the keys that start as a renamed one does (its part before the first
+    dot: 722 for 722.1a): the other lines, most of them, are never handed to Python. What
+    it matches is renamed as `_KEY` would rename it, and `_KEY` renames nothing else."""
+    heads = sorted({old.partition(".")[0].encode("utf-8") for old in renamed}, key=len)
+    either = b"|".join(re.escape(head) for head in reversed(heads))
+    return re.compile(rb'(,"lines":\[\d+,\d+\],"key":")((?:' + either + rb')(?:\.[^"]*)?)(")')
 
 
 def _renamed_key(match: re.Match[bytes], renamed: dict[str, str]) -> bytes:

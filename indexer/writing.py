@@ -10,8 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from whoosh import index
-
 from corpus.align.identity import Identity
 from corpus.model.documents import doc_of_key
 from corpus.model.records import Record
@@ -19,6 +17,7 @@ from corpus.model.text import fold
 from corpus.paths import VOCABULARY
 from indexer import sidestore
 from indexer.schema import TERMS_FIELD, build_schema, text_field
+from indexer.storage import create_index
 from indexer.versions import Version, versions
 
 Progress = Callable[[int, int], None]
@@ -60,7 +59,7 @@ def write_index(
     `alongside` (other writing the build needs) runs while Whoosh's processes analyse.
     `rules`: the rules' identity (their origins are what Whoosh keeps)."""
     folder.mkdir(parents=True, exist_ok=True)
-    ix = index.create_in(str(folder), build_schema())
+    ix = create_index(folder, build_schema())
     unique = versions(records, rules)
 
     def beside() -> None:

@@ -6,7 +6,7 @@ from conftest import IT, seed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus.model.records import read_jsonl
+from corpus.model.records import Record, read_jsonl
 from corpus.read.ingest import IngestError, ingest_bytes
 from corpus.read.layouts import LAYOUTS, Context
 from indexer.state import chunk
@@ -56,3 +56,27 @@ def test_records_round_trip_through_jsonl():
     records = ingest_bytes(seed(IT), IT).records
     lines = chunk(records).decode("utf-8").splitlines()  # as records.jsonl is written
     assert tuple(read_jsonl(lines)) == records
+
+
+KEYS = st.one_of(
+    st.sampled_from(["722.1a", "722", "7", "723.1", "7220.1", "gone:729.2j@2025-11-14"]),
+    st.sampled_from(["205.2c@copia.txt", "Station", "MTR 2.3", "72.5", "vía.1"]),
+    st.text(alphabet='72.a"\\@é ', min_size=1, max_size=8),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(KEYS, min_size=1, max_size=12), st.data())
+def test_hand_off_keys_renamed_as_the_whole_pattern_renames_them(keys: list[str], data):
+    """Renaming keys in records.jsonl by the pattern of only the renamed keys' heads gives the
+    very lines the pattern of every key gives (quotes, backslashes, accents in keys too)."""
+    from indexer.incremental import _KEY, _keys_like, _renamed_key
+
+    lines = chunk(
+        Record("en", "x.txt", "rule", f"{k} text", (i, i), k, k) for i, k in enumerate(keys)
+    )
+    old = data.draw(st.lists(st.sampled_from(keys), min_size=1))
+    renamed = {k: data.draw(KEYS) for k in old}
+    assert _keys_like(renamed).sub(lambda m: _renamed_key(m, renamed), lines) == _KEY.sub(
+        lambda m: _renamed_key(m, renamed), lines
+    )

@@ -163,7 +163,12 @@ def matches(old_records: Sequence[Record], new_records: Sequence[Record]) -> dic
     """Old rule number -> the new number of the same rule, for every rule `compare` pairs
     (unchanged ones too): what rule identity chains across editions (corpus/align/identity.py).
     The pairing alone, without the diffs, which cost as much again."""
-    old, new = rules_of(old_records), rules_of(new_records)
+    return paired_numbers(rules_of(old_records), rules_of(new_records))
+
+
+def paired_numbers(old: list[Record], new: list[Record]) -> dict[str, str]:
+    """`matches` of two editions' rules already in `rules_of`'s order (each edition's list
+    is sorted once when a chain of editions is paired)."""
     pairs = _paired(old, new, lambda t: t)
     found: dict[str, str] = {}
     for i, j in pairs.matched.items():
@@ -201,10 +206,20 @@ class _Pairing:
         self.new_text = [fold(r.text) for r in new]
         self.matched: dict[int, int] = {}  # old index -> new index
         self._taken: set[int] = set()
+        self._old_depth = [depth(r.number or "") for r in old]
+        self._new_depth = [depth(r.number or "") for r in new]
+        self._unreferenced: dict[str, str] = {}  # text -> without_references(text)
+
+    def _without_references(self, text: str) -> str:
+        # Asked of the same texts group after group: each is folded once.
+        found = self._unreferenced.get(text)
+        if found is None:
+            found = self._unreferenced[text] = without_references(text)
+        return found
 
     def level(self, wanted: int) -> None:
-        olds = [i for i, r in enumerate(self.old) if depth(r.number or "") == wanted]
-        news = [j for j, r in enumerate(self.new) if depth(r.number or "") == wanted]
+        olds = [i for i, d in enumerate(self._old_depth) if d == wanted]
+        news = [j for j, d in enumerate(self._new_depth) if d == wanted]
         if wanted > 0:
             # Under parents already paired, first: the tree decides where a child can go.
             by_parent_old: dict[str, list[int]] = defaultdict(list)
@@ -230,11 +245,17 @@ class _Pairing:
     def _pair_group(
         self, olds: list[int], news: list[int], least: float, same_parent: bool
     ) -> None:
-        for key in (lambda t: t, without_references):
+        # Each step pairs only what the ones before left free; most groups (a rule's
+        # unchanged subrules) are all paired by the first, and the rest is skipped.
+        for key in (lambda t: t, self._without_references):
             olds, news = self.free(olds, news)
+            if not olds or not news:
+                return
             self.pair_same_text(olds, news, key, anywhere=same_parent)
         # The same place (number, or letters under a paired parent) with a similar text.
         olds, news = self.free(olds, news)
+        if not olds or not news:
+            return
         place = _place if same_parent else (lambda n: n)
         at = {place(self.new[j].number or ""): j for j in news}
         for i in olds:
@@ -245,6 +266,8 @@ class _Pairing:
                 self.pair(i, j)
         # The most similar texts, best first, within a section and depth.
         olds, news = self.free(olds, news)
+        if not olds or not news:
+            return
         self._pair_best(olds, news, least, same_parent)
 
     def pair_same_text(

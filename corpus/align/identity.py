@@ -99,19 +99,19 @@ class Identity:
         key = self.key(edition, record.key) if edition else None
         return record if key is None or key == record.key else record.but(key=key)
 
-    def extended(self, edition: str, records: Sequence[Record]) -> dict[str, str]:
+    def extended(
+        self, edition: str, records: Sequence[Record], before: list[Record] | None = None
+    ) -> dict[str, str]:
         """Add a newer edition: its rules take the chains of the newest edition's rules they
-        pair with. Returns the renamed keys (old key -> new key)."""
-        from corpus.align.editions import matches, rules_of  # diff's pairing: only builds need it
+        pair with. Returns the renamed keys (old key -> new key). `before`: the newest
+        edition's rules as `rules_of` gives them, when the caller has them (else they are
+        made again from `newest_rules`)."""
+        from corpus.align.editions import paired_numbers, rules_of  # diff's pairing: builds
 
         newest = self.newest
         assert newest is None or edition > newest, "editions are added oldest first"
         rules = rules_of(records)
-        before = [
-            Record("en", "", "rule", text, (0, 0), number, number, seq=seq)
-            for number, text, seq in self.newest_rules
-        ]
-        paired = matches(before, rules) if newest else {}
+        paired = paired_numbers(before or self._newest_records(), rules) if newest else {}
         renamed: dict[str, str] = {}
         previous = self._origins(newest) if newest else {}
         for number in previous:
@@ -134,10 +134,22 @@ class Identity:
         self.by_key = {key: origin for origin, key in self.current.items() if origin != key}
         return {old: new for old, new in renamed.items() if old != new}
 
+    def _newest_records(self) -> list[Record]:
+        """The newest edition's rules, made again from what is kept of them (in `rules_of`'s
+        order already: they were kept in it)."""
+        return [
+            Record("en", "", "rule", text, (0, 0), number, number, seq=seq)
+            for number, text, seq in self.newest_rules
+        ]
+
 
 def identity(english: Mapping[str, Sequence[Record]]) -> Identity:
     """The identity of every rule of the English editions (date -> records), oldest first."""
+    from corpus.align.editions import rules_of
+
     found = Identity()
+    before: list[Record] | None = None
     for edition in sorted(english):
-        found.extended(edition, english[edition])
+        found.extended(edition, english[edition], before)
+        before = rules_of(english[edition])  # the next edition is paired with these
     return found
