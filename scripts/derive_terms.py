@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from corpus.model.records import Record
-from corpus.model.words import english_key, tokens
+from corpus.model.words import english_key, singular, stop_words, tokens
 from corpus.read.ingest import ingest_bytes
 from corpus.terms.learning import Learned, Pair, english_terms, extract, word_links
 
@@ -179,11 +179,45 @@ def derive(files: list[Path], records: Sequence[Record]) -> list[Learned]:
                 terms.setdefault(english_key(tokens(word)), word.lower())
             if pair.title:
                 terms.setdefault(english_key(tokens(pair.english)), pair.english.lower())
+    # The game's general words are learned apart, so that they take no occurrence from a named
+    # term ("color" from "color identity"), and kept only where the cards agree.
+    general = {k: w for k, w in general_words(records).items() if k not in terms}
     learned = []
     for lang in ("it", "fr", "es"):
         mine = [p for p in pairs if p.lang == lang]
-        learned.extend(extract(mine, word_links(mine), terms))
+        links = word_links(mine)
+        learned.extend(extract(mine, links, terms))
+        learned.extend(
+            t
+            for t in extract(mine, links, general)
+            if t.count >= GENERAL_COUNT and t.confidence >= GENERAL_CONFIDENCE
+        )
     return learned
+
+
+# A word the rules use this often is the game's vocabulary ("turn", "empty", "target", "life"):
+# a judge's question in Italian or French uses it too, and only the cards say how it is written.
+GENERAL_IN_RULES = 12
+GENERAL_SHORTEST = 3  # letters: not "x", "ii", "up"
+GENERAL_COUNT = 10  # card lines that pair them
+GENERAL_CONFIDENCE = 0.5  # share of the word's occurrences: "order" is "ordine", not "casuale"
+
+
+def general_words(records: Sequence[Record]) -> dict[str, str]:
+    """The single English words of the CR's rules that are in at least GENERAL_IN_RULES of
+    them, not stop words: singular key -> the word."""
+    stop = stop_words("en")
+    rules: Counter[str] = Counter()
+    for record in records:
+        if record.lang == "en" and record.kind == "rule":
+            rules.update(
+                {
+                    singular(w)
+                    for w in tokens(record.text)
+                    if w.isalpha() and len(w) >= GENERAL_SHORTEST and w not in stop
+                }
+            )
+    return {w: w for w, n in rules.items() if n >= GENERAL_IN_RULES}
 
 
 HEADING = re.compile(r"70[12]\.\d+")

@@ -162,8 +162,10 @@ class Engine:
             within=self._filter(filters),
             hidden=hidden,
         )
-        scores = rank.by_key(lexical.candidates, query.languages)
-        dense = self._dense(query, filters) if retrieve.wants_meaning(query, lexical) else ()
+        scores = rank.by_key(lexical.candidates, query.languages, self.coverage)
+        dense = ()
+        if retrieve.wants_meaning(query, lexical):
+            dense = self._dense(query, filters, retrieve.dense_floor(lexical))
         if dense:
             scores = rank.fused(scores, rank.by_key(dense, query.languages))
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores))
@@ -175,6 +177,18 @@ class Engine:
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
 
     @cached_property
+    def coverage(self) -> dict[str, float]:
+        """Each language's share of the English texts a default search shows: its indexed
+        texts against English's newest (the outdated ones are all English)."""
+        from indexer.schema import INDEX_LANGS
+
+        reader = self.searcher.reader()
+        counts = {lang: reader.doc_frequency("lang", lang) for lang in INDEX_LANGS}
+        english = counts["en"] - len(self._outdated)
+        shares = {lang: n / english if english > 0 else 1.0 for lang, n in counts.items()}
+        return {**shares, "en": 1.0}
+
+    @cached_property
     def meaning(self) -> Any:
         """The build's vectors and the encoder (search/meaning.py), or None while there are
         none: numpy and the encoder load on the first search that ranks by meaning."""
@@ -182,7 +196,7 @@ class Engine:
 
         return open_meaning(self.folder, self.home)
 
-    def _dense(self, query: Query, filters: Filters) -> tuple[Any, ...]:
+    def _dense(self, query: Query, filters: Filters, floor: float) -> tuple[Any, ...]:
         """The candidates by meaning: none while the vectors are being prepared, and none for
         an edition other than the newest (the vectors are of the texts a default search
         shows)."""
@@ -193,7 +207,12 @@ class Engine:
         kinds = filters.kinds and Filters(kinds=filters.kinds).whoosh()
         allowed = set(self.searcher.docs_for_query(kinds)) if kinds else None
         return retrieve.dense(
-            self.meaning, query, depth=DENSE_DEPTH, langs=filters.langs, allowed=allowed
+            self.meaning,
+            query,
+            depth=DENSE_DEPTH,
+            langs=filters.langs,
+            allowed=allowed,
+            floor=floor,
         )
 
     def query(self, text: str) -> tuple[Any, list[str]]:

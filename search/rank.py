@@ -21,15 +21,36 @@ OTHER_LANGUAGE_WEIGHT = 0.5
 DEFINITIONS_LOOKED_AT = 10  # the best keys whose glossary entries lead to their rules
 
 
-def by_key(candidates: Iterable[Candidate], languages: Sequence[str]) -> Scores:
+def by_key(
+    candidates: Iterable[Candidate],
+    languages: Sequence[str],
+    coverage: Mapping[str, float] | None = None,
+) -> Scores:
     """Each key's best candidate. Evidence in the query's own language counts fully, and in
-    English, the language every key is ruled in; another translation's match less."""
+    English, the language every key is ruled in; another translation's match less. With
+    `coverage` (each language's share of the English rules), the query's own language counts
+    less where the library has little of it (`own_language_weight`)."""
     scores: Scores = {}
     for candidate in candidates:
-        own = not languages or candidate.lang in languages or candidate.lang == "en"
+        lang = candidate.lang
+        own = not languages or lang in languages or lang == "en"
         weight = 1.0 if own else OTHER_LANGUAGE_WEIGHT
+        if own and coverage is not None and lang != "en":
+            weight = own_language_weight(coverage.get(lang, 1.0))
         scores[candidate.key] = max(scores.get(candidate.key, 0.0), candidate.score * weight)
     return scores
+
+
+FULL_COVERAGE = 0.5  # a translation of half the rules or more is weighed as English is
+
+
+def own_language_weight(coverage: float) -> float:
+    """The weight of the query language's text when that language covers `coverage` of the
+    English rules: an Italian library of section 205 can answer few Italian questions, and its
+    words ("vuoto", "costo") should not outrank the English rule the term base reaches; a whole
+    translated CR counts fully. From OTHER_LANGUAGE_WEIGHT (nothing) to 1 (half or more)."""
+    share = min(coverage / FULL_COVERAGE, 1.0)
+    return OTHER_LANGUAGE_WEIGHT + (1.0 - OTHER_LANGUAGE_WEIGHT) * share
 
 
 def exact_name_bonus(scores: Mapping[str, float], named: Iterable[str]) -> Scores:

@@ -15,7 +15,17 @@ from search import builder
 from search.parse import Query
 from search.query import QueryError, Translations
 
-DENSE_FLOOR = 0.6  # the least cosine similarity a text needs to be a candidate by meaning
+# The least cosine similarity a text needs to be a candidate by meaning. Alone (Whoosh found
+# none of the words) it must be high: nonsense ("xyzzy plugh") has neighbours at 0.42. Beside
+# Whoosh's candidates it can be low: a question and the rule that answers it in another language
+# score 0.3 to 0.5 (English to English 0.7), and fusion ranks them, it does not take them all.
+DENSE_FLOOR = 0.6
+BESIDE_WORDS_FLOOR = 0.25
+
+
+def dense_floor(lexical: Retrieved) -> float:
+    """The floor for a query's candidates by meaning, given Whoosh's."""
+    return BESIDE_WORDS_FLOOR if lexical.candidates else DENSE_FLOOR
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,7 @@ def test_search_prints_the_legend_rule_with_its_key():
     assert first_block[1] == "  it  205.4d · rule · 2024-11-23 · 000_3f40d4614bb0d7a7.txt"
     assert first_block[2].startswith('      Ogni permanente con il supertipo "leggendario"')
     assert first_block[4] == (
-        "  fr  205.4c · rule · edition unknown · 001_1dd839522fb4465e.txt · aligned by content 0.93"
+        "  fr  205.4c · rule · edition unknown · 001_1dd839522fb4465e.txt · aligned by content 0.86"
     )
     assert first_block[5].startswith("      Un permanent avec le sur-type légendaire")
 

@@ -52,6 +52,16 @@ def test_keyword_names_are_looked_up_in_their_language():
     assert not inflected_alike("deserter", "désert", "fr")  # a verb of a noun is another word
 
 
+def test_the_games_general_words_are_learned_from_the_cards_too():
+    """'turno' and 'tour' are turn; 'vita' is life; 'bersaglio' target: words no heading
+    names, which the cards print thousands of times, so a question in Italian reaches English."""
+    termbase = TermBase(static_terms())
+    assert "turn" in termbase.english_for("turno")
+    assert "turn" in termbase.english_for("tour")
+    assert "life" in termbase.english_for("vita")
+    assert "target" in termbase.english_for("bersaglio")
+
+
 def test_a_term_replaced_on_later_cards_carries_its_period():
     """Italian cards print 'costo di mana convertito' 2003-2021, then 'valore di mana'."""
     by_term = {(t.lang, t.term): t for t in static_terms() if t.english == "mana value"}

@@ -169,6 +169,32 @@ def test_another_translation_weighs_half():
     assert rank.by_key([by_lang["es"]], ())["205.4e"] == by_lang["es"].score  # unknown language
 
 
+def test_a_language_the_library_has_little_of_weighs_less():
+    """An Italian query's match in Italian text, when the library's Italian is section 205
+    (2% of the English rules), weighs little more than another translation's; a whole Spanish
+    CR weighs as English."""
+    with tiny_index(PLANESWALKER) as searcher:
+        italian = next(
+            c for c in candidates(searcher, plain_query("planeswalker")) if c.lang == "it"
+        )
+    coverage = {"it": 0.02, "es": 0.94, "en": 1.0}
+    weight = rank.own_language_weight(0.02)
+    assert rank.OTHER_LANGUAGE_WEIGHT < weight < 0.6
+    assert rank.by_key([italian], ("it",), coverage)["205.4e"] == pytest.approx(
+        italian.score * weight
+    )
+    assert rank.own_language_weight(0.94) == rank.own_language_weight(0.5) == 1.0
+
+
+def test_meaning_beside_words_may_be_less_sure_than_meaning_alone():
+    """Beside Whoosh's candidates the encoder's may be at cosine 0.3 (a French question and
+    the English rule); alone, for words found nowhere, they must be sure (nonsense has
+    neighbours at 0.4)."""
+    found = retrieve.Retrieved((Candidate(0, "704.5a", "en", 3.0),), frozenset())
+    nothing = retrieve.Retrieved((), frozenset())
+    assert retrieve.dense_floor(found) < 0.3 < 0.45 < retrieve.dense_floor(nothing)
+
+
 def test_a_question_needs_only_some_of_its_words():
     """ "how do legendary snow supertypes work": no rule has every word; a question is ranked
     on the rules with most of them, the one with three of them first."""
