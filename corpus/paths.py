@@ -7,6 +7,7 @@ MTGRULES_HOME is read here, by `home()`, and nowhere else; everything else is gi
       documents/                  the documents the user added, as added
       cache/                      parsed documents, by content hash and code version
       cache/terms/                learned term bases, by the parallel text's hash
+      cache/lemmas/               each language's lemma tables, from simplemma
       alignment-overrides.tsv     the user's own alignment overrides (optional)
       records.jsonl               the hand-off: every record, aligned
       index/CURRENT               the live build (JSON), swapped atomically
@@ -59,6 +60,11 @@ def parse_cache(home: Path) -> Path:
 
 def terms_cache(home: Path) -> Path:
     return home / "cache" / "terms"
+
+
+def lemma_cache(home: Path) -> Path:
+    """Each language's lemma tables, read once from simplemma (corpus/model/lemmas.py)."""
+    return home / "cache" / "lemmas"
 
 
 def user_overrides(home: Path) -> Path:

@@ -27,7 +27,7 @@ class BuildState:
     english: dict[str, list[str]]  # English edition -> the documents that carry it
     termbase: str  # the JSON of the term base the records' terms came from
     offsets: dict[str, tuple[int, int]] = field(default_factory=dict)  # source -> bytes
-    vocabulary: Counter[str] = field(default_factory=Counter)
+    vocabulary: Counter[tuple[str, str]] = field(default_factory=Counter)  # (lang, word)
     checksum: int = 0  # CRC-32 of the records.jsonl this build wrote
     numbers: dict[str, frozenset[str]] = field(default_factory=dict)  # edition -> its numbers
     followed: dict[str, str] = field(default_factory=dict)  # translation -> edition it follows

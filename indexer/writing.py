@@ -95,14 +95,24 @@ BATCH = 100  # documents per job Whoosh's writer hands a process (MpWriter's bat
 _WORD = re.compile(r"[^\W\d_]{3,}")
 
 
-def vocabulary_counts(unique: Iterable[Version]) -> Counter[str]:
-    counts: Counter[str] = Counter()
+def vocabulary_counts(unique: Iterable[Version]) -> Counter[tuple[str, str]]:
+    """How often each folded word is in each language's texts: (language, word) -> count."""
+    counts: Counter[tuple[str, str]] = Counter()
     for version in unique:
-        counts.update(_WORD.findall(fold(version.record.text)))
+        lang = version.record.lang
+        counts.update((lang, word) for word in _WORD.findall(fold(version.record.text)))
     return counts
 
 
-def write_vocabulary(counts: Counter[str], folder: Path) -> None:
-    """Every folded word of the texts, most frequent first: the "did you mean" candidates."""
-    ordered = sorted((w for w, n in counts.items() if n > 0), key=lambda w: (-counts[w], w))
-    (folder / VOCABULARY).write_text("\n".join(ordered), "utf-8")
+def write_vocabulary(counts: Counter[tuple[str, str]], folder: Path) -> None:
+    """Every folded word of the texts, most frequent first, each with the languages whose texts
+    have it ("fornire\tit"): the "did you mean" candidates, offered in the query's language."""
+    totals: Counter[str] = Counter()
+    langs: dict[str, set[str]] = {}
+    for (lang, word), n in counts.items():
+        if n > 0:
+            totals[word] += n
+            langs.setdefault(word, set()).add(lang)
+    ordered = sorted(totals, key=lambda w: (-totals[w], w))
+    lines = (f"{word}\t{' '.join(sorted(langs[word]))}" for word in ordered)
+    (folder / VOCABULARY).write_text("\n".join(lines), "utf-8")

@@ -11,7 +11,7 @@ Whoosh's parser, their words expanded with the same translations first (`parsed`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from itertools import pairwise
 from typing import Any
 
@@ -29,7 +29,13 @@ def lexical(query: Query, translations: Translations, schema: Any, *, every_word
     directly for words and phrases, parsed when the query has operators. With `every_word`
     False, a plain query's rules need only some of its words."""
     if query.plain:
-        return build(query.text, translations, every_word=every_word, languages=query.languages)
+        return build(
+            query.text,
+            translations,
+            every_word=every_word,
+            languages=query.languages,
+            english=query.english,
+        )
     found = parsed(query.text, translations, schema)
     return found, sorted({w for _, w in found.iter_all_terms() if isinstance(w, str)})
 
@@ -51,12 +57,14 @@ def build(
     *,
     every_word: bool = True,
     languages: tuple[str, ...] = (),
+    english: Collection[str] = (),
     stop: Callable[[str], bool] = is_stop_word,
 ) -> tuple[Any, list[str]]:
     """The Whoosh query of a plain query, and the words it searches (for highlighting). With
     `every_word` False, any of the words (ranked by how many and how rare). `languages`: the
     query's language when known; its words are then searched as typed in that language's text
-    only (French "partie" is not English "party"), and elsewhere through their translations."""
+    only (French "partie" is not English "party"), and elsewhere through their translations;
+    those in `english` (English words of a query in another language) in English too."""
     from whoosh.query import And, Or
 
     every_field = [f for lang in (languages or INDEX_LANGS) for f in fields_for(lang)]
@@ -72,7 +80,10 @@ def build(
         word = searched(token, stop)
         if word is None:
             continue
-        alternatives: list[Any] = [_word(field, token, 1.0) for field in every_field]
+        fields = every_field
+        if token in english:
+            fields = [*every_field, *(f for f in fields_for("en") if f not in every_field)]
+        alternatives: list[Any] = [_word(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         groups.append(Or([q for q in alternatives if q is not None]))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +20,13 @@ from indexer.sidestore import CurrentKeys, Reader
 from search import present, rank
 from search.errors import UnknownEdition
 from search.parse import Query, is_stop_word, languages_of, parse
-from search.query import NumberQuery
+from search.query import NumberQuery, Translations
 from search.results import Filters, Result, SearchOutcome
 
 __all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
 
 if TYPE_CHECKING:
+    from corpus.model.lemmas import Lemmas
     from corpus.terms.termbase import TermBase
     from indexer.store import Current
 
@@ -156,7 +157,7 @@ class Engine:
             self.searcher,
             self._columns,
             query,
-            self.translations,
+            self.translator(query),
             depth=max(LEXICAL_DEPTH, limit * 20),
             within=self._filter(filters),
             hidden=hidden,
@@ -218,9 +219,8 @@ class Engine:
         """The Whoosh query of a query's text and the words it searches, every word required."""
         from search import builder
 
-        return builder.lexical(
-            parse(text, self), self.translations, self.searcher.schema, every_word=True
-        )
+        query = parse(text, self)
+        return builder.lexical(query, self.translator(query), self.searcher.schema, every_word=True)
 
     def _named_keys(self, query: Query, scores: dict[str, float]) -> set[str]:
         """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
@@ -291,13 +291,27 @@ class Engine:
         built = TermBase.read(self.folder / TERMBASE_READY, self.folder / TERMBASE)
         return built or TermBase(static_terms())
 
-    def translations(self, word: str) -> set[tuple[str, str]]:
+    @cached_property
+    def lemmas(self) -> Lemmas | None:
+        """The lemmas of the query's words (corpus/model/lemmas.py): each language's tables are
+        read from the home's cache on the first word that needs them; while the cache lacks
+        them, a detached process writes them and words are searched without lemmas."""
+        from corpus.model.lemmas import for_cache
+
+        return for_cache(paths.lemma_cache(self.home) if self.home else None)
+
+    def translations(self, word: str, languages: Sequence[str] = ()) -> set[tuple[str, str]]:
         """A word in any language -> (language, term) of its English concepts in every
-        language, English included."""
+        language, English included. A word no term is written like is read as its lemma in
+        `languages` (the query's, when known; else in every language with lemmas)."""
         found: set[tuple[str, str]] = set()
-        for term in self.termbase.lookup(word):
+        for term in self.termbase.lookup(word, self.lemmas, languages):
             found.update((("en", term.english), (term.lang, term.term)))
         return {(lang, t) for lang, t in found if len(t.split()) <= 5}
+
+    def translator(self, query: Query) -> Translations:
+        """The translations of a query's words, their lemmas read in the query's language."""
+        return partial(self.translations, languages=query.languages)
 
     def rules_using(self, concept: str, limit: int = 20) -> list[str]:
         """Keys of the records that mention an English concept, most mentions first: English
@@ -339,20 +353,28 @@ class Engine:
         from indexer.analyzers import folding_analyzer
 
         try:
-            words = (self.folder / VOCABULARY).read_text("utf-8").split("\n")
+            lines = (self.folder / VOCABULARY).read_text("utf-8").split("\n")
         except OSError:
             return []
+        # A Spanish judge is offered Spanish words (and English ones), not Italian ones ("neve"
+        # for "nieve"): the words of the query's language's texts, when it is known.
+        languages = languages_of(text, self)
+        allowed = {*languages, "en"} if languages else None
+        words = []
+        for line in lines:
+            word, _, langs = line.partition("\t")
+            if allowed is None or allowed.intersection(langs.split()):
+                words.append(word)
         known = set(words)
+        lemmas = self.lemmas
         found: dict[str, None] = {}
         for token in folding_analyzer()(text):
-            if len(token.text) > 2 and token.text not in known:
+            # A word the language's dictionary knows is spelt right ("morire", "succede").
+            spelt = lemmas and any(lemmas.lemmas(token.text, lang) for lang in languages)
+            if len(token.text) > 2 and token.text not in known and not spelt:
                 found.update(
                     dict.fromkeys(get_close_matches(token.text, words, n=limit * 3, cutoff=0.75))
                 )
-        # A Spanish judge is offered Spanish words, not Italian ones ("neve" for "nieve").
-        languages = languages_of(text, self)
-        if languages:
-            found = {word: None for word in found if self.written_in(word, languages)}
         return list(found)[:limit]
 
     def referring_to(self, key: str) -> list[str]:

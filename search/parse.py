@@ -54,6 +54,9 @@ class Query:
     asked: bool  # a question: answered by the rules with most of its words, not only all
     words: tuple[str, ...]  # content words and "phrases": no stop or question words
     languages: tuple[str, ...]  # the language it is written in, when its words say so
+    # Its words that are English though it is not ("ordine APNAP", "une decklist illégale"):
+    # searched as typed in the English text too.
+    english: tuple[str, ...] = ()
 
     @property
     def named(self) -> str:
@@ -67,13 +70,16 @@ def parse(text: str, lexicon: Lexicon) -> Query:
     questioned = text.rstrip().endswith("?")
     text = without_question_marks(text)
     plain = is_plain(text)
+    words = tuple(content_tokens(text, is_stop_word))
+    languages = tuple(languages_of(text, lexicon))
     return Query(
         text=text,
         number=as_number(text),
         plain=plain,
         asked=plain and (questioned or is_question(text)),
-        words=tuple(content_tokens(text, is_stop_word)),
-        languages=tuple(languages_of(text, lexicon)),
+        words=words,
+        languages=languages,
+        english=tuple(english_words(words, languages, lexicon)),
     )
 
 
@@ -142,6 +148,26 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
     best = max(votes.values())
     winners = [lang for lang, n in votes.items() if n == best]
     return winners if len(winners) == 1 else []
+
+
+def english_words(words: Sequence[str], languages: Sequence[str], lexicon: Lexicon) -> list[str]:
+    """The words of a query in another language that are English: each word's language is
+    decided on its own. A word that is no term of the query's language and is not in its text,
+    but is in the English text or names an English concept, is English ("APNAP", "decklist":
+    judges type them in every language)."""
+    if not languages or "en" in languages:
+        return []
+    english = []
+    for token in words:
+        word = bare(token)
+        if token.startswith('"') or not word:
+            continue
+        terms = lexicon.term_languages(word)
+        if terms & set(languages) or lexicon.written_in(word, languages):
+            continue  # a word of the query's language
+        if "en" in terms or lexicon.written_in(word, ["en"]):
+            english.append(token)
+    return english
 
 
 @cache

@@ -163,7 +163,7 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
         raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
     concepts: dict[str, list[dict[str, Any]]] = {}
     hidden = 0
-    for found in engine.termbase.lookup(phrase):
+    for found in engine.termbase.lookup(phrase, engine.lemmas):  # "piochent": piocher
         if not found.shown:
             hidden += 1
             continue

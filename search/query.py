@@ -51,10 +51,14 @@ def as_number(text: str) -> NumberQuery | None:
 _QUESTION_MARKS = re.compile(r"[¿¡]|(?<!\S)[?!]+(?!\S)|(?<=[^\W\d_])[?!]+(?=\s|$)")
 
 
+_ENDING_MARKS = re.compile(r"[?!]+\s*$")
+
+
 def without_question_marks(text: str) -> str:
     """ "¿qué pasa si …?" without its question marks: a '?' that ends a word is punctuation,
-    not a wildcard."""
-    return _QUESTION_MARKS.sub("", text)
+    not a wildcard, and so is one that ends a query of several words ("escrutar 2?")."""
+    text = _QUESTION_MARKS.sub("", text)
+    return _ENDING_MARKS.sub("", text) if len(text.split()) > 1 else text
 
 
 def validate(text: str) -> str:

@@ -115,14 +115,24 @@ def dense(
 
 def not_found(reader: Any, query: Query, translations: Translations) -> tuple[str, ...]:
     """The query's words found nowhere in the index, nor through their translations."""
-    return tuple(w for w in query.words if not finds(reader, w, translations, query.languages))
+    return tuple(
+        w
+        for w in query.words
+        if not finds(reader, w, translations, query.languages, w in query.english)
+    )
 
 
 def finds(
-    reader: Any, word: str, translations: Translations, languages: tuple[str, ...] = ()
+    reader: Any,
+    word: str,
+    translations: Translations,
+    languages: tuple[str, ...] = (),
+    english: bool = False,
 ) -> bool:
     try:
-        query, _ = builder.build(word, translations, languages=languages)
+        query, _ = builder.build(
+            word, translations, languages=languages, english=[word] if english else []
+        )
     except QueryError:
         return False
     # One word's query is an OR of terms and phrases: found when any term is in the index

@@ -50,6 +50,7 @@ def loaded_by(home: Path, *args: str) -> set[str]:
             "MTGRULES_HOME": str(home),
             "PATH": "/usr/bin:/bin",
             "MTGRULES_MEANING": os.environ.get("MTGRULES_MEANING", "off"),
+            "MTGRULES_LEMMAS": os.environ.get("MTGRULES_LEMMAS", "off"),
         },
         check=False,
     )

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 
 from corpus.model.inflection import inflected_alike
 from corpus.model.languages import CODES, TRANSLATED
+from corpus.model.lemmas import LANGS as LEMMA_LANGS
+from corpus.model.lemmas import Lemmas
 from corpus.model.mechanics import mechanics
 from corpus.model.records import Record
 from corpus.model.text import fold
@@ -410,12 +412,45 @@ class TermBase:
         """The translated languages in which a word is (part of) a term."""
         return {lang for lang in TRANSLATED if self._named(lang, word)}
 
-    def lookup(self, phrase: str) -> list[Term]:
-        """Every term of the concepts a word or phrase names, in any language."""
+    def lookup(
+        self, phrase: str, lemmas: Lemmas | None = None, languages: Iterable[str] = ()
+    ) -> list[Term]:
+        """Every term of the concepts a word or phrase names, in any language. With `lemmas`, a
+        word that names none as written is read as its lemma ("piochent": piocher, whose form
+        "piochez" is a term), in `languages` (the query's, when known) or else in every
+        language that has lemmas."""
         wanted = {c.lower() for c in self.named_by(phrase)}
         wanted = wanted or self.composed(phrase)
+        if not wanted and lemmas is not None:
+            wanted = {c.lower() for c in self.named_by_lemma(phrase, lemmas, languages)}
         by_english = self._by_english()
         return [t for concept in sorted(wanted) for t in by_english.get(concept, ())]
+
+    def named_by_lemma(self, word: str, lemmas: Lemmas, languages: Iterable[str] = ()) -> set[str]:
+        """The concepts a word names through its lemma: a term of the word's language is one of
+        the lemma's forms ("morire": "muore"; "arrollar": "arrolla"; "pesco": "pesca"). One word
+        only: a phrase's terms are matched word by word already (corpus/model/inflection.py)."""
+        if len(plain_words(word)) != 1:
+            return set()
+        asked = [lang for lang in languages if lang in LEMMA_LANGS]
+        found: set[str] = set()
+        for lang in asked or LEMMA_LANGS:
+            for lemma in lemmas.lemmas(word, lang):
+                for form in lemmas.forms(lemma, lang):
+                    found |= self._written_exactly(lang, form)
+        return found
+
+    def _written_exactly(self, lang: str, word: str) -> set[str]:
+        """The concepts whose term is this one word, case aside (a lemma's form must be the
+        term itself: a stem shared with it is not enough, nor the same letters without their
+        accents: Italian "abilita", enables, is not "abilità")."""
+        written = content_words(word, lang)
+        if len(written) != 1:
+            return set()
+        ((stem, form),) = written
+        return {
+            concept for concept, words in self._written.get((lang, (stem,)), ()) if words[0] == form
+        }
 
     def _by_english(self) -> dict[str, list[Term]]:
         if self._english_table is None:

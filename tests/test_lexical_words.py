@@ -1,0 +1,255 @@
+"""The lexical side of a query (issue 23 item 3): lemmas for Italian, French and Spanish, each
+word's language decided on its own, did-you-mean in the query's language, and a question mark
+that ends a query."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from corpus.model.lemmas import Lemmas
+from corpus.terms.termbase import TermBase, static_terms
+from search.cli import cli
+from search.engine import Engine
+from search.parse import parse
+from search.query import without_question_marks
+
+
+@pytest.fixture(scope="session")
+def lemma_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One lemma cache for the session: simplemma decodes a language in seconds, once."""
+    return tmp_path_factory.mktemp("lemmas")
+
+
+@pytest.fixture(scope="session")
+def lemmas(lemma_cache: Path) -> Lemmas:
+    return Lemmas(lemma_cache)
+
+
+@pytest.fixture(scope="session")
+def termbase() -> TermBase:
+    return TermBase(static_terms())
+
+
+def with_lemmas(home: Path, lemma_cache: Path, lemmas: Lemmas) -> None:
+    """The session's lemma tables in a home's cache (every language read once, then linked)."""
+    for lang in ("it", "fr", "es"):
+        lemmas.lemmas("a", lang)
+    link = home / "cache" / "lemmas"
+    if not link.exists():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(lemma_cache, target_is_directory=True)
+
+
+@pytest.fixture
+def cached_home(
+    home: Path, lemma_cache: Path, lemmas: Lemmas, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
+    """The test's home, lemmas on (the suite's default is off), its tables cached."""
+    monkeypatch.setenv("MTGRULES_LEMMAS", "background")
+    with_lemmas(home, lemma_cache, lemmas)
+    yield home
+
+
+@pytest.fixture
+def full_lemmas(
+    full: Path, lemma_cache: Path, lemmas: Lemmas, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """The full library (every English edition), lemmas on and cached."""
+    monkeypatch.setenv("MTGRULES_LEMMAS", "background")
+    with_lemmas(full, lemma_cache, lemmas)
+    return full
+
+
+@pytest.fixture
+def seeds_lemmas(seeds_engine: Engine, cached_home: Path) -> Iterator[Engine]:
+    """An engine over the seeds' build whose home has the lemma tables."""
+    engine = Engine(seeds_engine.folder, seeds_engine.english_editions, cached_home)
+    yield engine
+    engine.close()
+
+
+def search(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["search", *args], catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def keys(query: str, *args: str) -> list[str]:
+    code, out, err = search(query, "--json", *args)
+    assert code == 0, err
+    return [result["key"] for result in json.loads(out)["results"]]
+
+
+# --- lemmas ------------------------------------------------------------------------------------
+
+
+def test_lemmas_join_the_forms_of_a_word(lemmas: Lemmas):
+    """A written form has its lemma and a lemma its forms, in each language, accents folded."""
+    assert lemmas.lemmas("piochent", "fr") == ("piocher",)
+    assert {"piochez", "piochent", "piocher"} <= set(lemmas.forms("piocher", "fr"))
+    assert lemmas.lemmas("muore", "it") == ("morire",)
+    assert lemmas.lemmas("pesco", "it") == ("pescare",)
+    assert lemmas.lemmas("arrolla", "es") == ("arrollar",)
+    assert lemmas.lemmas("vidas", "es") == ("vida",)
+    assert lemmas.lemmas("Piétinent", "fr") == lemmas.lemmas("pietinent", "fr") != ()
+
+
+def test_lemmas_exist_only_for_the_translated_languages(lemmas: Lemmas):
+    """English keeps its stemmer: no lemmas for it, nor for a word no dictionary has."""
+    assert lemmas.lemmas("draws", "en") == ()
+    assert lemmas.lemmas("xyzzyq", "it") == ()
+
+
+def test_a_later_process_reads_the_lemma_cache_without_simplemma(lemmas: Lemmas, lemma_cache):
+    """Once a language is cached, a process reads only its buckets and never imports simplemma
+    (which costs half a second to import and seconds to decode a dictionary)."""
+    assert lemmas.lemmas("muore", "it")
+    probe = (
+        "import sys; from pathlib import Path; from corpus.model.lemmas import Lemmas; "
+        f"print(Lemmas(Path({str(lemma_cache)!r})).lemmas('muore', 'it')[0], "
+        "any(m.startswith('simplemma') for m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.stdout.split() == ["morire", "False"], run.stderr
+
+
+# --- the term base through lemmas --------------------------------------------------------------
+
+
+def english(termbase: TermBase, word: str, lemmas: Lemmas | None, *langs: str) -> set[str]:
+    return {term.english for term in termbase.lookup(word, lemmas, langs)}
+
+
+def test_term_base_finds_a_word_through_its_lemma(termbase: TermBase, lemmas: Lemmas):
+    """A word no term is written like is read as its lemma: "piochent" is piocher, whose form
+    "piochez" is the term for draw; "morire" has the term "muore"."""
+    assert english(termbase, "piochent", None) == set()
+    assert english(termbase, "piochent", lemmas) == {"draw"}
+    assert english(termbase, "piochent", lemmas, "fr") == {"draw"}
+    assert english(termbase, "morire", lemmas, "it") == {"die"}
+    assert english(termbase, "arrollar", lemmas, "es") == {"trample"}
+    assert english(termbase, "pescare", lemmas, "it") == {"draw"}
+    assert english(termbase, "muoiono", lemmas, "it") == {"die"}
+
+
+def test_a_lemma_reaches_only_terms_that_are_its_forms(termbase: TermBase, lemmas: Lemmas):
+    """A form of the lemma must be the term itself: Spanish "muero" (a form of morir) shares a
+    stem with "muro" (wall) and is not it."""
+    assert english(termbase, "morire", lemmas) == {"die"}
+
+
+def test_a_word_with_a_term_is_not_read_as_its_lemma(termbase: TermBase, lemmas: Lemmas):
+    """Lemmas are only asked for when the word as written names nothing."""
+    assert english(termbase, "piochez", lemmas) == english(termbase, "piochez", None)
+    assert english(termbase, "vidas", lemmas, "es") == {"life"}
+
+
+def test_engine_translations_use_lemmas(seeds_lemmas: Engine):
+    """The engine's translations of a word read it as its lemma in the query's language."""
+    assert ("en", "draw") in seeds_lemmas.translations("piochent", ["fr"])
+    assert ("en", "die") in seeds_lemmas.translations("morire", ["it"])
+    assert ("es", "arrolla") in seeds_lemmas.translations("arrollar", ["es"])
+
+
+def test_a_search_without_lemma_tables_does_not_wait_for_them(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """With no tables in the home's cache a search answers at once, without lemmas and without
+    importing simplemma; a detached process writes the tables meanwhile."""
+    monkeypatch.setenv("MTGRULES_LEMMAS", "background")
+    probe = (
+        "import sys; from pathlib import Path; from corpus.model.lemmas import for_cache; "
+        f"lemmas = for_cache(Path({str(home / 'lemmas')!r})); "
+        "print(lemmas.lemmas('muore', 'it'), any(m.startswith('simplemma') for m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.stdout.split() == ["()", "False"], run.stderr
+    assert (home / "lemmas" / ".preparing").exists()
+
+
+def test_an_inflected_word_finds_the_rule_of_its_term_through_its_lemma(cached_home: Path):
+    """On the seeds, Italian "arcieri" (archers: no term is written so) finds 205.3m, whose
+    list of creature types names "Archer (Arciere)", through its lemma "arciere"."""
+    assert keys("arcieri") == ["205.3m"]
+
+
+# --- each word's language ----------------------------------------------------------------------
+
+
+@pytest.mark.shared_data
+def test_an_english_abbreviation_in_an_italian_query_is_searched_in_english(full_lemmas: Path):
+    """ "ordine APNAP delle scelte": APNAP is in the English text only and no Italian term, so
+    it is an English word, searched in English, though the query is Italian."""
+    query = parse("ordine APNAP delle scelte", _engine(full_lemmas))
+    assert query.languages == ("it",) and query.english == ("APNAP",)
+    code, out, err = search("ordine APNAP", "--json")
+    assert code == 0 and "APNAP" not in err
+    assert {"608.2e", "APNAP Order"} & set(r["key"] for r in json.loads(out)["results"][:5])
+
+
+@pytest.mark.shared_data
+def test_words_of_the_query_language_stay_in_it(full: Path):
+    """A word of the query's language (a term of it, or in its text) is not an English word."""
+    query = parse("regola delle leggende", _engine(full))
+    assert query.languages == ("it",) and query.english == ()
+
+
+@pytest.mark.shared_data
+def test_lemmas_answer_on_the_full_library(full_lemmas: Path):
+    """ "cosa significa morire" finds 700.4 (dies) and "piochent" the drawing rules, both
+    through their lemmas; both found nothing before."""
+    assert "700.4" in keys("cosa significa morire", "--limit", "10")
+    assert any(key.startswith("121.") for key in keys("piochent")[:3])
+
+
+def _engine(home: Path) -> Engine:
+    from indexer.store import live_build
+
+    current = live_build(home)
+    assert current is not None
+    return Engine.of_build(home, current)
+
+
+# --- did you mean ------------------------------------------------------------------------------
+
+
+def test_vocabulary_lists_each_words_languages(seeds_engine: Engine):
+    """The did-you-mean vocabulary gives every word the languages whose texts have it."""
+    from corpus.paths import VOCABULARY
+
+    lines = (seeds_engine.folder / VOCABULARY).read_text("utf-8").split("\n")
+    langs = dict(line.split("\t") for line in lines)
+    assert langs["leggendario"] == "it" and langs["subtipos"] == "es"
+    assert langs["artefact"] == "fr" and langs["tipo"] == "es it"
+
+
+def test_did_you_mean_offers_words_of_the_query_language(seeds_engine: Engine):
+    """A misspelt word of a Spanish query is offered Spanish words, not the French "artefact"
+    (which the Spanish stemmer once let through)."""
+    assert seeds_engine.suggestions("el artefattoo") == ["artefacto", "artefactos"]
+
+
+def test_did_you_mean_leaves_a_word_the_dictionary_knows(seeds_lemmas: Engine):
+    """An Italian word spelt right is not "corrected" to another because the library's Italian
+    text lacks it: "morire" is not offered "fornire"."""
+    assert seeds_lemmas.suggestions("cosa significa morire") == []
+    assert seeds_lemmas.suggestions("cosa significa morrire")
+
+
+# --- question marks ----------------------------------------------------------------------------
+
+
+def test_a_question_mark_ending_a_query_of_several_words_is_punctuation(seeds_engine: Engine):
+    """ "¿qué significa escrutar 2?" is a plain question: its '?' after a digit is not a
+    wildcard; a lone word's '?' still is."""
+    assert without_question_marks("¿qué significa escrutar 2?") == "qué significa escrutar 2"
+    query = parse("¿qué significa escrutar 2?", seeds_engine)
+    assert query.plain and query.asked
+    assert without_question_marks("legg?ndario") == "legg?ndario"
+    assert not parse("205.4?", seeds_engine).plain
