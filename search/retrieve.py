@@ -23,11 +23,6 @@ DENSE_FLOOR = 0.6
 BESIDE_WORDS_FLOOR = 0.25
 
 
-def dense_floor(lexical: Retrieved) -> float:
-    """The floor for a query's candidates by meaning, given Whoosh's."""
-    return BESIDE_WORDS_FLOOR if lexical.candidates else DENSE_FLOOR
-
-
 @dataclass(frozen=True)
 class Candidate:
     """One indexed version that matched, as the rank stage takes it."""
@@ -44,6 +39,11 @@ class Retrieved:
     matched: frozenset[str]  # the folded, stemmed words searched (for highlighting)
     missing: tuple[str, ...] = ()  # words found nowhere, nor through their translations
     partial: bool = False  # ranked on some of the words: no rule had them all
+
+
+def dense_floor(lexical: Retrieved) -> float:
+    """The floor for a query's candidates by meaning, given Whoosh's."""
+    return BESIDE_WORDS_FLOOR if lexical.candidates else DENSE_FLOOR
 
 
 def lexical(

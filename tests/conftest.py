@@ -96,10 +96,11 @@ def copy_home(built: Path, home: Path) -> Path:
     return home
 
 
-@pytest.fixture(scope="session")
-def spanish_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
-    """The seeds, English 2025-11-14 and 2026-08-07 and the Spanish CR PDF, added and indexed
-    once for the session: modules that use it take a copy (`copy_home`)."""
+def _library_with_spanish(
+    tmp_path_factory: pytest.TempPathFactory, shared_data: Path, name: str, dates: list[str]
+) -> Path:
+    """The seeds, these English editions and the Spanish CR PDF, added and indexed in a new
+    home (the PDF absent: the test skips)."""
     from click.testing import CliRunner
 
     from search.cli import cli
@@ -107,9 +108,8 @@ def spanish_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path)
     pdf = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
     if not pdf.exists():
         pytest.skip(f"{pdf} is absent")
-    home = tmp_path_factory.mktemp("spanish-library")
-    english = shared_data / "cr" / "en"
-    files = [english / "MagicCompRules-20251114.txt", english / "MagicCompRules-20260807.txt"]
+    home = tmp_path_factory.mktemp(name)
+    files = [shared_data / "cr" / "en" / f"MagicCompRules-{d}.txt" for d in dates]
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("MTGRULES_HOME", str(home))
         runner = CliRunner()
@@ -117,6 +117,15 @@ def spanish_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path)
         assert added.exit_code == 0, added.output
         assert runner.invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
     return home
+
+
+@pytest.fixture(scope="session")
+def spanish_library(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """The seeds, English 2025-11-14 and 2026-08-07 and the Spanish CR PDF, added and indexed
+    once for the session: modules that use it take a copy (`copy_home`)."""
+    return _library_with_spanish(
+        tmp_path_factory, shared_data, "spanish-library", ["20251114", "20260807"]
+    )
 
 
 @pytest.fixture(scope="session")
@@ -124,23 +133,9 @@ def renumbering_library(tmp_path_factory: pytest.TempPathFactory, shared_data: P
     """The seeds, English 2024-11-08, 2025-11-14 and 2026-08-07 (which renumbered sections 722
     onwards) and the Spanish CR PDF (which follows 2025-11-14), added and indexed once for the
     session: modules that use it take a copy (`copy_home`)."""
-    from click.testing import CliRunner
-
-    from search.cli import cli
-
-    pdf = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
-    if not pdf.exists():
-        pytest.skip(f"{pdf} is absent")
-    home = tmp_path_factory.mktemp("renumbering-library")
-    english = shared_data / "cr" / "en"
-    files = [english / f"MagicCompRules-{d}.txt" for d in ("20241108", "20251114", "20260807")]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        runner = CliRunner()
-        added = runner.invoke(cli, catch_exceptions=False, args=["add", *map(str, files), str(pdf)])
-        assert added.exit_code == 0, added.output
-        assert runner.invoke(cli, catch_exceptions=False, args=["index"]).exit_code == 0
-    return home
+    return _library_with_spanish(
+        tmp_path_factory, shared_data, "renumbering-library", ["20241108", "20251114", "20260807"]
+    )
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+# Spanish and Portuguese inflect alike: plural, gender, infinitives and past participles.
+IBERIAN_ENDINGS = frozenset(
+    ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
+)
+
 
 @dataclass(frozen=True)
 class Language:
@@ -331,9 +336,7 @@ LANGUAGES: dict[str, Language] = {
         contents_headings=("índice", "contenido", "contenidos"),
         see_words=("ver", "véase"),
         translator_note_labels=("Nota del traductor",),
-        inflection_endings=frozenset(
-            ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
-        ),
+        inflection_endings=IBERIAN_ENDINGS,
         question_words=frozenset(
             (
                 "cómo",
@@ -430,9 +433,7 @@ LANGUAGES: dict[str, Language] = {
         contents_headings=("conteúdo", "sumário", "índice"),
         see_words=("veja", "ver"),
         translator_note_labels=("Nota do tradutor",),
-        inflection_endings=frozenset(
-            ["", "s", "es", "a", "as", "o", "os", "ar", "er", "ir", "ado", "ada", "ados", "adas"]
-        ),
+        inflection_endings=IBERIAN_ENDINGS,
         question_words=frozenset(
             (
                 "como",
