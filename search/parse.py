@@ -99,10 +99,15 @@ def is_question(text: str) -> bool:
     return text.rstrip().endswith("?") or bool(tokens and tokens[0].lower() in OPENERS)
 
 
+# Sentence punctuation around a word ("regole,", "¡atención!", «peut»): not part of it.
+SENTENCE_MARKS = ",;:.!¡¿«»“”„…"
+
+
 def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
-    """The query's phrases and content words: stop words and, when there is more, question
-    words left out."""
-    tokens = [t for t in TOKEN.findall(text) if t.startswith('"') or not is_common(t, stop)]
+    """The query's phrases and content words, without the sentence punctuation around them:
+    stop words and, when there is more, question words left out."""
+    tokens = [t if t.startswith('"') else t.strip(SENTENCE_MARKS) for t in TOKEN.findall(text)]
+    tokens = [t for t in tokens if t and (t.startswith('"') or not is_common(t, stop))]
     asked = [t for t in tokens if t.startswith('"') or t.lower() not in QUESTION_WORDS]
     return asked or tokens
 

@@ -253,3 +253,12 @@ def test_a_question_mark_ending_a_query_of_several_words_is_punctuation(seeds_en
     assert query.plain and query.asked
     assert without_question_marks("legg?ndario") == "legg?ndario"
     assert not parse("205.4?", seeds_engine).plain
+
+
+def test_sentence_punctuation_is_not_part_of_a_word(seeds_engine: Engine):
+    """ "mis fundas están marcadas, ¿qué penalización?" searches "marcadas", not "marcadas,":
+    commas, colons, guillemets and a final full stop around a word are the sentence's."""
+    query = parse("mis fundas están marcadas, ¿qué penalización? «supertipo»", seeds_engine)
+    assert "marcadas" in query.words and "supertipo" in query.words
+    assert not any(w.strip(",;:.!¡¿«»") != w for w in query.words)
+    assert "205.4d" in parse("regola 205.4d.", seeds_engine).words
