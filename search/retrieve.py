@@ -83,31 +83,41 @@ def lexical(
     return Retrieved(candidates, frozenset(matched), missing, partial)
 
 
+# Content words from which a query is a sentence rather than a term or two, even unasked
+# ("cosa succede se pesco da un grimorio vuoto"): its meaning is more than its words.
+SENTENCE_WORDS = 3
+
+
 def wants_meaning(query: Query, lexical: Retrieved) -> bool:
-    """Whether to ask the encoder too: for a question (its words are not its meaning), and for
-    words Whoosh found nothing for ("evocare", "follia": keyword names the term base lacks).
-    A query of terms that words find is answered by them: the encoder, asked too, put other
-    rules above the section a term names (eval/more-queries.tsv: hit@1 0.76 -> 0.71)."""
-    return query.plain and (query.asked or not lexical.candidates)
+    """Whether to ask the encoder too: for a question or a sentence (its words are not its
+    meaning), and for words Whoosh found nothing for ("evocare", "follia": keyword names the
+    term base lacks). A term or two that words find is answered by them: the encoder, asked
+    too, put other rules above the section a term names (eval/judges-queries.tsv's terms:
+    hit@3 0.95 -> 0.91)."""
+    sentence = len(query.words) >= SENTENCE_WORDS
+    return query.plain and (query.asked or sentence or not lexical.candidates)
 
 
 def dense(
     meaning: Any,
     query: Query,
+    keys: Any,
     *,
     depth: int,
     langs: Sequence[str] = (),
     allowed: set[int] | None = None,
     floor: float = DENSE_FLOOR,
 ) -> tuple[Candidate, ...]:
-    """The encoder's nearest texts to a plain query (search/meaning.py), as candidates: only
-    those of `langs` (all when empty) and of the `allowed` documents (all when None), and none
-    less similar than `floor` (below it a query of nonsense words still has neighbours)."""
+    """The encoder's nearest texts to a plain query (search/meaning.py), as candidates under
+    their current keys (`keys`, by document number: the vectors keep the key each text was
+    indexed with, its rule's origin, which a renumbering has since renamed): only those of
+    `langs` (all when empty) and of the `allowed` documents (all when None), and none less
+    similar than `floor` (below it a query of nonsense words still has neighbours)."""
     if not query.plain:
         return ()  # NOT, OR and wildcards mean nothing to an encoder
     hits = meaning.nearest(query.text, limit=depth, langs=set(langs) or None)
     return tuple(
-        Candidate(hit.docnum, result_key(hit.key), hit.lang, hit.score)
+        Candidate(hit.docnum, result_key(keys[hit.docnum]), hit.lang, hit.score)
         for hit in hits
         if hit.score >= floor and (allowed is None or hit.docnum in allowed)
     )
