@@ -170,3 +170,37 @@ def test_a_full_build_removes_parses_cached_by_other_code(home: Path):
     assert sorted(parses) == [f"{code_version()}.pickle"] * 4
     # Beside them, in a folder of their own, the term pairs learned from the library.
     assert [p.name[:14] for p in (cache / "terms").iterdir()] == ["learned-terms-"]
+
+
+def test_the_outdated_mask_is_every_english_version_the_newest_edition_lacks(
+    spanish_library: Path, home: Path
+):
+    """The stored mask (read off the index without mapping it) holds the document number of
+    every English version that the newest loaded edition does not carry, and of no other."""
+    import sqlite3
+    from contextlib import closing
+
+    from conftest import copy_home
+    from whoosh import index
+
+    from corpus import paths
+    from indexer.masks import read_outdated
+    from indexer.state import BuildState
+    from indexer.store import live_build
+
+    copy_home(spanish_library, home)
+    current = live_build(home)
+    assert current is not None
+    folder = paths.index_root(home) / current.dir
+    with closing(sqlite3.connect(folder / paths.SIDESTORE)) as db:
+        rows = db.execute("SELECT vid, lang, editions FROM versions").fetchall()
+    lacking = {v for v, lang, eds in rows if lang == "en" and "2026-08-07" not in eds.split("\n")}
+    reader = index.open_dir(str(folder)).reader()  # mapped, as a search opens it
+    try:
+        expected = {d for d, vid in enumerate(reader.column_reader("vid")) if vid in lacking}
+    finally:
+        reader.close()
+    assert lacking and read_outdated(folder) == expected
+    # The state the build streamed to its file reads back whole.
+    state = BuildState.load(folder)
+    assert state is not None and state.english.keys() == {"2025-11-14", "2026-08-07"}
