@@ -36,5 +36,7 @@ if [ ! -e "$compiled" ] || [ -n "$(find "$ROOT/corpus" "$ROOT/indexer" "$ROOT/se
   touch "$compiled.new"
   "$VENV/bin/python" -m compileall -q "$ROOT/corpus" "$ROOT/indexer" "$ROOT/search" \
     >>"$VENV/bootstrap.log" 2>&1 || true
+  # and the methods @dataclass writes for each class (search/dataclass_code.py)
+  (cd "$ROOT" && "$VENV/bin/python" -m search.dataclass_code >>"$VENV/bootstrap.log" 2>&1) || true
   mv "$compiled.new" "$compiled"
 fi

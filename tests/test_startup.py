@@ -210,3 +210,56 @@ assert sys.modules["asyncio"].__file__.endswith("__init__.py")
 """
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+# The records and values made the same way with and without the kept code, and how they behave.
+DATACLASS_PROBE = """
+import dataclasses, inspect, sys
+from pathlib import Path
+from search import dataclass_code
+with dataclass_code.kept(Path(sys.argv[1])) as compiler:
+    from corpus.model.records import Record, StoredRecord
+    from search.results import Filters
+    record = Record("it", "seed", "rule", "Il permanente leggendario", (1, 2), "205.4d")
+    seen = [
+        str(inspect.signature(Record)),
+        repr(record),
+        record == dataclasses.replace(record),
+        hash(record) == hash(dataclasses.replace(record)),
+        [f.name for f in dataclasses.fields(StoredRecord)],
+        Filters(langs=("it",)) == Filters(langs=("it",)),
+    ]
+    try:
+        record.key = "205.4e"
+    except dataclasses.FrozenInstanceError:
+        seen.append("frozen")
+print(repr(seen))
+print(len(compiler.compiled), file=sys.stderr)
+"""
+
+
+def _made(cache: Path) -> tuple[str, int]:
+    run = subprocess.run(
+        [sys.executable, "-c", DATACLASS_PROBE, str(cache)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout, int(run.stderr.strip().splitlines()[-1])
+
+
+def test_dataclasses_made_from_the_kept_code_are_the_same(tmp_path: Path):
+    """The methods @dataclass writes, compiled once by the bootstrap (search/dataclass_code.py),
+    make the same classes: same signature, repr, equality, hash, fields and frozenness; with
+    the cache every text is known (nothing compiled), without it every one is compiled."""
+    cache = tmp_path / "dataclass-code"
+    write = (
+        "import sys; from pathlib import Path; from search.dataclass_code import write; "
+        "print(write(Path(sys.argv[1]), ('corpus', 'search')))"
+    )
+    run = subprocess.run([sys.executable, "-c", write, str(cache)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) > 100
+    kept, compiled_with_cache = _made(cache)
+    fresh, compiled_without = _made(tmp_path / "none")
+    assert kept == fresh
+    assert "'frozen'" in kept and "True, True" in kept
+    assert compiled_with_cache == 0 and compiled_without > 10
