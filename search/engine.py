@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
 from functools import cached_property, partial
@@ -135,6 +134,8 @@ class Engine:
     def search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
         """Ranked results, the words that matched and those found nowhere. A query asked
         again of the same engine (the web app's) is answered from memory."""
+        import copy
+
         asked_before = self._answers.get((text, filters, limit))
         if asked_before is not None:
             return copy.deepcopy(asked_before)
