@@ -89,13 +89,28 @@ def test_show_and_search_import_no_build_or_web_code(
 
 
 # What `show` answers without: it reads the side store only (no Whoosh, no term base), and it
-# builds nothing (ctypes is for a build's forked workers, pickle for its parse cache).
-NOT_FOR_SHOW = ("whoosh", "corpus.terms", "pickle", "ctypes", "search.retrieve", "search.builder")
+# builds nothing (ctypes and signal are for a build's forked workers, pickle for its parse
+# cache, the citations and word lists for the side store's tables); a rule number needs neither
+# the query parser nor the ranking, and only a renumbered rule the rule identity.
+NOT_FOR_SHOW = (
+    "whoosh",
+    "corpus.terms",
+    "pickle",
+    "ctypes",
+    "signal",
+    "search.retrieve",
+    "search.builder",
+    "search.parse",
+    "search.rank",
+    "corpus.align.identity",
+    "corpus.model.citations",
+    "corpus.model.words",
+)
 
 
 def test_show_opens_neither_whoosh_nor_the_term_base(home: Path, indexed: Path):
     """`show` answers from the side store: it loads neither Whoosh, the term base, the query
-    builder, pickle nor ctypes."""
+    builder, the query parser, the ranking, the rule identity, pickle, signal nor ctypes."""
     copy_home(indexed, home)
     loaded = loaded_by(home, "show", "205.4d")
     assert "indexer.sidestore" in loaded
