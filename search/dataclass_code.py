@@ -28,9 +28,10 @@ CACHE = Path(__file__).parent / "__pycache__" / f"dataclass-code.{sys.implementa
 
 
 def _read(cache: Path) -> dict[str, CodeType]:
+    """The kept code, if this very interpreter wrote it (bytecode is only valid for it)."""
     with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-        found = marshal.loads(cache.read_bytes())
-        if isinstance(found, dict):
+        version, found = marshal.loads(cache.read_bytes())
+        if version == sys.version and isinstance(found, dict):
             return found
     return {}
 
@@ -86,7 +87,7 @@ def write(cache: Path = CACHE, packages: tuple[str, ...] = PACKAGES) -> int:
                     importlib.import_module(info.name)
     cache.parent.mkdir(parents=True, exist_ok=True)
     temporary = cache.with_name(f"{cache.name}.tmp")
-    temporary.write_bytes(marshal.dumps(compiler.compiled))
+    temporary.write_bytes(marshal.dumps((sys.version, compiler.compiled)))
     temporary.replace(cache)
     return len(compiler.compiled)
 
