@@ -278,3 +278,33 @@ def test_dataclasses_made_from_the_kept_code_are_the_same(tmp_path: Path):
     assert kept == fresh
     assert "'frozen'" in kept and "True, True" in kept
     assert compiled_with_cache == 0 and compiled_without > 10
+
+
+def test_a_show_on_a_fresh_index_hashes_nothing(home: Path, indexed: Path):
+    """A command that finds the index fresh remembers it (index/FRESH) with the size and time
+    of every file the fingerprint reads; the next one, finding them as they were, hashes
+    nothing: `show` then loads no hashlib."""
+    copy_home(indexed, home)
+    loaded_by(home, "show", "205.4d")
+    assert (home / "index" / "FRESH").is_file()
+    assert "hashlib" not in loaded_by(home, "show", "205.4d")
+
+
+def test_a_remembered_fresh_index_is_stale_once_a_file_it_covers_changes(
+    home: Path, indexed: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The remembered verdict holds only while every file is as it was: the user's alignment
+    overrides written, or a document added, and the index is stale again."""
+    from indexer.freshness import is_fresh
+
+    copy_home(indexed, home)
+    monkeypatch.setenv("MTGRULES_HOME", str(home))
+    assert is_fresh(home) and is_fresh(home)  # the second from what the first remembered
+    overrides = home / "alignment-overrides.tsv"
+    overrides.write_text("# none yet\n", "utf-8")
+    assert not is_fresh(home)
+    overrides.unlink()
+    assert is_fresh(home)
+    (home / "documents").mkdir(exist_ok=True)
+    (home / "documents" / "regola.txt").write_text("Regola 205.2 · Tipi di carta\n", "utf-8")
+    assert not is_fresh(home)
