@@ -6,7 +6,6 @@ the source tree."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -25,6 +24,14 @@ from corpus.read.limits import MAX_BYTES, MAX_PDF_BYTES
 MANIFEST = "manifest.json"  # of the embedded sources: each one's hints (language, edition)
 
 
+def _sha256(data: bytes = b"") -> Any:
+    """hashlib's SHA-256, imported when first hashed: a command that finds the index fresh
+    hashes nothing (indexer/freshness.py) and need not load OpenSSL."""
+    import hashlib
+
+    return hashlib.sha256(data)
+
+
 @dataclass(frozen=True)
 class Source:
     name: str
@@ -34,7 +41,7 @@ class Source:
     @cached_property
     def sha256(self) -> str:
         """Hashed once: a build asks it of every source several times (caches, freshness)."""
-        return hashlib.sha256(self.data).hexdigest()
+        return _sha256(self.data).hexdigest()
 
 
 @cache
@@ -51,7 +58,7 @@ def code_version() -> str:
         inside = os.path.relpath(folder, root)
         parts = () if inside == "." else tuple(inside.split(os.sep))
         found += [(*parts, f) for f in files if os.path.splitext(f)[1] in {".py", ".json", ".tsv"}]
-    digest = hashlib.sha256()
+    digest = _sha256()
     for parts in sorted(found):
         with open(os.path.join(root, *parts), "rb") as data:
             digest.update(data.read())
@@ -85,7 +92,7 @@ def document_paths(home: Path) -> list[Path]:
         try:
             path.name.encode("utf-8")
         except UnicodeEncodeError:
-            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            digest = _sha256(path.read_bytes()).hexdigest()
             renamed = path.with_name(stored_name(path.name, digest))
             with contextlib.suppress(OSError):
                 path.rename(renamed)
@@ -350,7 +357,7 @@ def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[
         if previous and previous[:2] == [stat.st_size, stat.st_mtime_ns]:
             state[name] = previous
         else:
-            digest = hashlib.sha256(read_bounded(path)).hexdigest()
+            digest = _sha256(read_bounded(path)).hexdigest()
             state[name] = [stat.st_size, stat.st_mtime_ns, digest]
     return state
 
@@ -366,7 +373,7 @@ def add_document(home: Path, data: bytes, name: str, known: set[str] | None = No
     from corpus.read.ingest import ingest_bytes
 
     known = known_hashes(home) if known is None else known
-    digest = hashlib.sha256(data).hexdigest()
+    digest = _sha256(data).hexdigest()
     if digest in known:
         return Added(None, None)
     stored = stored_name(name, digest)
@@ -446,9 +453,7 @@ def find_user_document(home: Path, wanted: str) -> Path:
         return by_name[0]
     digest = wanted.lower()
     if len(digest) >= 8 and all(c in "0123456789abcdef" for c in digest):
-        by_hash = [
-            p for p in added if hashlib.sha256(read_bounded(p)).hexdigest().startswith(digest)
-        ]
+        by_hash = [p for p in added if _sha256(read_bounded(p)).hexdigest().startswith(digest)]
         if len(by_hash) == 1:
             return by_hash[0]
         if len(by_hash) > 1:

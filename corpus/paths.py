@@ -31,7 +31,7 @@ OVERRIDES = "alignment-overrides.tsv"  # alignment overrides: embedded in DATA, 
 # The files of one build folder, beside Whoosh's own.
 SIDESTORE = "versions.sqlite"  # record versions, their editions and sources, listings
 TERMBASE = "termbase.json"  # the term base the records were enriched with
-TERMBASE_READY = "termbase.pickle"  # the same, its lookup tables computed
+TERMBASE_READY = "termbase.sqlite"  # the same, its lookup tables computed (terms/stored.py)
 VOCABULARY = "vocabulary.txt"  # the "did you mean" words
 STATE = "state.pickle"  # what an incremental build needs of the previous one
 OUTDATED = "outdated.bin"  # the versions no longer in the newest English edition

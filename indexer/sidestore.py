@@ -15,12 +15,10 @@ from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from corpus.model.citations import cited_keys as cited_by_judge
 from corpus.model.documents import is_judge_key
 from corpus.model.numbers import CITATION, section_of
 from corpus.model.records import StoredRecord, record_json
 from corpus.model.text import fold
-from corpus.model.words import list_items
 from corpus.paths import SIDESTORE
 
 if TYPE_CHECKING:
@@ -79,6 +77,8 @@ def _rows(versions: Iterable[Version]) -> Iterator[tuple[str, ...]]:
 
 def _citations(versions: Iterable[Version], rules: Identity | None) -> Iterator[tuple[str, str]]:
     """(cited rule's current key, citing key): "see rule 725" in a 2025 text cites 726."""
+    from corpus.model.citations import cited_keys as cited_by_judge  # a build's, not a lookup's
+
     for version in versions:
         record = version.record
         if is_judge_key(record.key):  # a judge document: its own citations
@@ -93,6 +93,8 @@ def _citations(versions: Iterable[Version], rules: Identity | None) -> Iterator[
 
 def _listings(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
     """(item, key) for every item of a rule's list: "wizard" is listed by 205.3m."""
+    from corpus.model.words import list_items  # a build's, not a lookup's
+
     for version in versions:
         record = version.record
         if record.kind == "rule":

@@ -10,7 +10,6 @@ import errno
 import fcntl
 import json
 import os
-import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -132,6 +131,7 @@ def _in_forked_child() -> None:
         with contextlib.suppress(OSError):
             os.close(descriptor)
     _held.clear()
+    signal = sys.modules["signal"]  # imported by build_lock, as ctypes
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent()
 
@@ -144,7 +144,7 @@ def _die_with_parent() -> None:
     (no ctypes.util: it imports subprocess, and its find_library runs ldconfig)."""
     with contextlib.suppress(OSError, AttributeError, KeyError):
         libc = sys.modules["ctypes"].CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        libc.prctl(1, sys.modules["signal"].SIGKILL, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
 
 
 os.register_at_fork(after_in_child=_in_forked_child)
@@ -180,7 +180,10 @@ def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
         handle.truncate()
         handle.write(f"{os.getpid()}\n")
         handle.flush()
-        import ctypes  # noqa: F401 - before any fork: a forked worker's _die_with_parent uses it
+        # Before any fork: a forked worker's _in_forked_child uses them (a command that builds
+        # nothing loads neither).
+        import ctypes  # noqa: F401
+        import signal  # noqa: F401
 
         _held.append(handle.fileno())
         yield

@@ -272,7 +272,10 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="runs of each whole-process measure")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
-        "--only", choices=["meaning"], help="run one part: `meaning` (issue 23's figures)"
+        "--only",
+        choices=["meaning", "processes"],
+        help="run one part: `meaning` (issue 23's figures), `processes` (show and search against "
+        "their floors, issue 24, on one build)",
     )
     parser.add_argument(
         "--load-seconds", type=float, default=30.0, help="how long the load test of serve runs"
@@ -309,6 +312,25 @@ def main() -> int:
         shutil.rmtree(work, ignore_errors=True)
         results["bars"] = meaning_bars(results["meaning"])
         print(json.dumps(results, indent=1) if args.json else meaning_table(results))
+        return 0
+
+    if args.only == "processes":
+        (home / "documents").mkdir(parents=True)
+        for path in [*editions, *translations]:
+            shutil.copy(path, home / "documents" / path.name)
+        run([mtgrules, "index"], env)
+        sys.path.insert(0, str(ROOT))
+        from corpus.paths import index_root
+        from indexer.store import live_build
+
+        built = live_build(home)
+        assert built is not None
+        results["start_up"] = start_up(
+            mtgrules, python, env, str(index_root(home) / built.dir), max(args.repeat, 20)
+        )
+        shutil.rmtree(work, ignore_errors=True)
+        results["bars"] = start_up_bars(results["start_up"])
+        print(json.dumps(results, indent=1) if args.json else start_up_table(results))
         return 0
 
     # Full build from scratch: every edition parsed, aligned and indexed (no caches).
@@ -414,10 +436,15 @@ def main() -> int:
             statistics.median(floor_whoosh) / statistics.median(fts_searches), 2
         ),
     }
+    results["start_up"] = start_up(mtgrules, python, env, live, max(args.repeat, 20))
     results["serve"] = serve_figures(mtgrules, env, args.load_seconds, fts_searches)
     results["meaning"] = meaning_figures(work, editions[-1], translations, args.repeat)
     shutil.rmtree(work, ignore_errors=True)
-    results["bars"] = {**bars(results), **meaning_bars(results["meaning"])}
+    results["bars"] = {
+        **bars(results),
+        **start_up_bars(results["start_up"]),
+        **meaning_bars(results["meaning"]),
+    }
 
     if args.json:
         print(json.dumps(results, indent=1))
@@ -601,8 +628,69 @@ def as_table(results: dict[str, Any]) -> str:
         f"{floors['click_and_whoosh_searcher_process_s']} s "
         f"({floors['click_and_whoosh_vs_fts5_search']}x the FTS5 search process)"
     )
+    lines.append(start_up_table(results, bars=False))
     lines.append(meaning_table(results, bars=False))
     lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
+    return "\n".join(lines)
+
+
+# --- start-up (issue 24) -----------------------------------------------------------------------
+
+
+def start_up(
+    mtgrules: str, python: str, env: dict[str, str], live: str, rounds: int
+) -> dict[str, Any]:
+    """`show 205.4d` and `search "regola delle leggende"` against their floors (a process that
+    imports click; one that also opens the Whoosh searcher of the live build), interleaved
+    round by round so that the machine's load falls on all four alike: wall seconds, and CPU
+    seconds (user + system), which another process's load moves less."""
+    commands = {
+        "floor_click": [python, "-c", FLOOR_CLICK],
+        "show": [mtgrules, "show", "205.4d"],
+        "floor_whoosh": [python, "-c", FLOOR_WHOOSH, live],
+        "search": [mtgrules, "search", "regola delle leggende"],
+    }
+    wall: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(rounds):
+        for name, command in commands.items():
+            seconds, used, _ = run_measured(command, env)
+            wall[name].append(seconds)
+            cpu[name].append(used)
+    figures: dict[str, Any] = {"rounds": rounds}
+    for name in commands:
+        figures[f"{name}_s"] = median_range(wall[name])
+        figures[f"{name}_cpu_s"] = round(statistics.median(cpu[name]), 4)
+    for name, floor in (("show", "floor_click"), ("search", "floor_whoosh")):
+        figures[f"{name}_vs_floor"] = round(
+            statistics.median(wall[name]) / statistics.median(wall[floor]), 2
+        )
+        figures[f"{name}_vs_floor_cpu"] = round(
+            statistics.median(cpu[name]) / statistics.median(cpu[floor]), 2
+        )
+    return figures
+
+
+def start_up_bars(figures: dict[str, Any]) -> dict[str, bool]:
+    return {
+        "show process <= 1.5x its floor": figures["show_vs_floor"] <= 1.5,
+        "search process <= 1.5x its floor": figures["search_vs_floor"] <= 1.5,
+    }
+
+
+def start_up_table(results: dict[str, Any], bars: bool = True) -> str:
+    s = results["start_up"]
+    lines = [
+        f"{'start-up, interleaved':22} {s['rounds']} rounds, median s (CPU s):",
+        f"{'  show 205.4d':22} {s['show_s']['median']} ({s['show_cpu_s']}) against python + "
+        f"click {s['floor_click_s']['median']} ({s['floor_click_cpu_s']}): "
+        f"{s['show_vs_floor']}x (CPU {s['show_vs_floor_cpu']}x)",
+        f"{'  search':22} {s['search_s']['median']} ({s['search_cpu_s']}) against + a Whoosh "
+        f"searcher {s['floor_whoosh_s']['median']} ({s['floor_whoosh_cpu_s']}): "
+        f"{s['search_vs_floor']}x (CPU {s['search_vs_floor_cpu']}x)",
+    ]
+    if bars:
+        lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
     return "\n".join(lines)
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections.abc import Iterable, Sequence
 from functools import cached_property, partial
@@ -14,12 +13,10 @@ from corpus.model.dates import resolve_edition
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import cited_numbers, sort_key
 from corpus.model.text import fold
-from corpus.model.words import plural
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from indexer.sidestore import CurrentKeys, Reader
-from search import present, rank
+from search import present
 from search.errors import UnknownEdition
-from search.parse import Query, is_stop_word, languages_of, parse
 from search.query import NumberQuery, Translations
 from search.results import Filters, Result, SearchOutcome
 
@@ -29,6 +26,7 @@ if TYPE_CHECKING:
     from corpus.model.lemmas import Lemmas
     from corpus.terms.termbase import TermBase
     from indexer.store import Current
+    from search.parse import Query
 
 ANSWERS_KEPT = 256  # searches an engine remembers
 LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
@@ -136,6 +134,8 @@ class Engine:
     def search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
         """Ranked results, the words that matched and those found nowhere. A query asked
         again of the same engine (the web app's) is answered from memory."""
+        import copy
+
         asked_before = self._answers.get((text, filters, limit))
         if asked_before is not None:
             return copy.deepcopy(asked_before)
@@ -147,7 +147,8 @@ class Engine:
 
     def _search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
         """The stages in order: parse, retrieve, rank (each rule in turn), present."""
-        from search import retrieve
+        from search import rank, retrieve
+        from search.parse import parse
 
         query = parse(text, self)
         # A key is ranked on the text it shows: English as of the newest edition, unless an
@@ -220,6 +221,7 @@ class Engine:
     def query(self, text: str) -> tuple[Any, list[str]]:
         """The Whoosh query of a query's text and the words it searches, every word required."""
         from search import builder
+        from search.parse import parse
 
         query = parse(text, self)
         return builder.lexical(query, self.translator(query), self.searcher.schema, every_word=True)
@@ -228,6 +230,8 @@ class Engine:
         """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
         concept in any language ("azione generata dallo stato": State-Based Actions), or a
         word of a list (Wizard: the creature types, 205.3m)."""
+        from corpus.model.words import plural
+
         named = {fold(query.named)}
         for concept in self._concepts_named(query.named, query.asked):
             named |= {fold(concept), fold(plural(concept))}
@@ -240,6 +244,8 @@ class Engine:
         """The concepts the whole query names; for a question, else those all of it but one
         word names, in one piece ("come si sacrifica un permanente": sacrifice). A query of
         terms ("supertipo mondo") asks for the rule where they meet, not for their sections."""
+        from search.parse import is_stop_word
+
         whole = self.termbase.named_by(text)
         words = [w for w in text.split() if not is_stop_word(w.lower())]
         if whole or len(words) < 2 or not asked:
@@ -251,6 +257,8 @@ class Engine:
     def _definition_leads(self, entries: Sequence[str]) -> list[tuple[str, str]]:
         """(glossary entry, the rule it sends to) for these keys: the newest English edition's
         entries that cite rules ("See rule 704.5j"), the most specific rule of several."""
+        from search import rank
+
         if not entries or not self.english_editions:
             return []
         newest = self.english_editions[-1]
@@ -353,6 +361,7 @@ class Engine:
         from difflib import get_close_matches
 
         from indexer.analyzers import folding_analyzer
+        from search.parse import languages_of
 
         try:
             lines = (self.folder / VOCABULARY).read_text("utf-8").split("\n")

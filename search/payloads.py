@@ -52,7 +52,7 @@ def search(
     if results and outcome.partial:
         payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
     if not results and not number:
-        from search.engine import is_stop_word
+        from search.parse import is_stop_word
 
         # A stop word alone is a query refused: never offer one ("toque" -> "que").
         suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]

@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from corpus.align.identity import gone_place
 from corpus.model.numbers import RuleNumber, cited_numbers, sort_key
 from corpus.model.records import StoredRecord
 from search.query import NumberQuery
@@ -37,6 +36,8 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
     newest = engine.english_editions[-1] if engine.english_editions else None
     if not keys or keys[0] == number.number:
         return AsOf(number, None, None)
+    from corpus.align.identity import gone_place  # a renumbered rule's: a lookup needs none
+
     key = keys[0]
     gone = gone_place(key)
     if gone is not None:

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from corpus.align.following import followed
-from corpus.align.identity import gone_place
 from corpus.model.documents import DOCUMENTS, doc_of_key, is_judge_key
 from corpus.model.languages import SHOWN_ORDER
 from corpus.model.mechanics import by_english
@@ -74,6 +73,8 @@ class Result:
                 labels.append(label)
         if not where:
             return None
+        from corpus.align.identity import gone_place  # a renumbered rule's only
+
         gone = gone_place(self.key)
         now = f"gone from the newest edition (key {self.key})" if gone else f"{self.key} now"
         parts = [

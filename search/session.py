@@ -132,7 +132,11 @@ def build_with_progress(state_home: Path, force: bool, verified: str | None = No
     """Build (or refresh) with a progress bar on a terminal; each unreadable source warned
     about. IndexError_ when it cannot be written. `verified`: the live build folder just
     checked whole."""
+    import gc
+
     from indexer.build import build
+
+    gc.enable()  # a build makes garbage (search.cli.ONE_SHOT runs without the collector)
 
     with progress_bar("Indexing the rules") as progress:
         result = build(state_home, force=force, progress=progress, verified=verified)

@@ -89,13 +89,28 @@ def test_show_and_search_import_no_build_or_web_code(
 
 
 # What `show` answers without: it reads the side store only (no Whoosh, no term base), and it
-# builds nothing (ctypes is for a build's forked workers, pickle for its parse cache).
-NOT_FOR_SHOW = ("whoosh", "corpus.terms", "pickle", "ctypes", "search.retrieve", "search.builder")
+# builds nothing (ctypes and signal are for a build's forked workers, pickle for its parse
+# cache, the citations and word lists for the side store's tables); a rule number needs neither
+# the query parser nor the ranking, and only a renumbered rule the rule identity.
+NOT_FOR_SHOW = (
+    "whoosh",
+    "corpus.terms",
+    "pickle",
+    "ctypes",
+    "signal",
+    "search.retrieve",
+    "search.builder",
+    "search.parse",
+    "search.rank",
+    "corpus.align.identity",
+    "corpus.model.citations",
+    "corpus.model.words",
+)
 
 
 def test_show_opens_neither_whoosh_nor_the_term_base(home: Path, indexed: Path):
     """`show` answers from the side store: it loads neither Whoosh, the term base, the query
-    builder, pickle nor ctypes."""
+    builder, the query parser, the ranking, the rule identity, pickle, signal nor ctypes."""
     copy_home(indexed, home)
     loaded = loaded_by(home, "show", "205.4d")
     assert "indexer.sidestore" in loaded
@@ -210,3 +225,86 @@ assert sys.modules["asyncio"].__file__.endswith("__init__.py")
 """
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+# The records and values made the same way with and without the kept code, and how they behave.
+DATACLASS_PROBE = """
+import dataclasses, inspect, sys
+from pathlib import Path
+from search import dataclass_code
+with dataclass_code.kept(Path(sys.argv[1])) as compiler:
+    from corpus.model.records import Record, StoredRecord
+    from search.results import Filters
+    record = Record("it", "seed", "rule", "Il permanente leggendario", (1, 2), "205.4d")
+    seen = [
+        str(inspect.signature(Record)),
+        repr(record),
+        record == dataclasses.replace(record),
+        hash(record) == hash(dataclasses.replace(record)),
+        [f.name for f in dataclasses.fields(StoredRecord)],
+        Filters(langs=("it",)) == Filters(langs=("it",)),
+    ]
+    try:
+        record.key = "205.4e"
+    except dataclasses.FrozenInstanceError:
+        seen.append("frozen")
+print(repr(seen))
+print(len(compiler.compiled), file=sys.stderr)
+"""
+
+
+def _made(cache: Path) -> tuple[str, int]:
+    run = subprocess.run(
+        [sys.executable, "-c", DATACLASS_PROBE, str(cache)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return run.stdout, int(run.stderr.strip().splitlines()[-1])
+
+
+def test_dataclasses_made_from_the_kept_code_are_the_same(tmp_path: Path):
+    """The methods @dataclass writes, compiled once by the bootstrap (search/dataclass_code.py),
+    make the same classes: same signature, repr, equality, hash, fields and frozenness; with
+    the cache every text is known (nothing compiled), without it every one is compiled."""
+    cache = tmp_path / "dataclass-code"
+    write = (
+        "import sys; from pathlib import Path; from search.dataclass_code import write; "
+        "print(write(Path(sys.argv[1]), ('corpus', 'search')))"
+    )
+    run = subprocess.run([sys.executable, "-c", write, str(cache)], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert int(run.stdout) > 100
+    kept, compiled_with_cache = _made(cache)
+    fresh, compiled_without = _made(tmp_path / "none")
+    assert kept == fresh
+    assert "'frozen'" in kept and "True, True" in kept
+    assert compiled_with_cache == 0 and compiled_without > 10
+
+
+def test_a_show_on_a_fresh_index_hashes_nothing(home: Path, indexed: Path):
+    """A command that finds the index fresh remembers it (index/FRESH) with the size and time
+    of every file the fingerprint reads; the next one, finding them as they were, hashes
+    nothing: `show` then loads no hashlib."""
+    copy_home(indexed, home)
+    loaded_by(home, "show", "205.4d")
+    assert (home / "index" / "FRESH").is_file()
+    assert "hashlib" not in loaded_by(home, "show", "205.4d")
+
+
+def test_a_remembered_fresh_index_is_stale_once_a_file_it_covers_changes(
+    home: Path, indexed: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The remembered verdict holds only while every file is as it was: the user's alignment
+    overrides written, or a document added, and the index is stale again."""
+    from indexer.freshness import is_fresh
+
+    copy_home(indexed, home)
+    monkeypatch.setenv("MTGRULES_HOME", str(home))
+    assert is_fresh(home) and is_fresh(home)  # the second from what the first remembered
+    overrides = home / "alignment-overrides.tsv"
+    overrides.write_text("# none yet\n", "utf-8")
+    assert not is_fresh(home)
+    overrides.unlink()
+    assert is_fresh(home)
+    (home / "documents").mkdir(exist_ok=True)
+    (home / "documents" / "regola.txt").write_text("Regola 205.2 · Tipi di carta\n", "utf-8")
+    assert not is_fresh(home)

@@ -103,3 +103,53 @@ def test_a_term_base_is_freed_after_use():
     del built, loaded, termbase
     gc.collect()
     assert [ref() for ref in refs] == [None, None]
+
+
+def test_the_saved_term_base_answers_as_the_one_saved(tmp_path):
+    """The term base a build saves for the commands (SQLite, read a key at a time) answers every
+    lookup as the term base it was saved from: words, phrases, lemmas' languages, composed
+    names, a text's concepts, its terms and its English concepts, and it saves the same again."""
+    built = TermBase(static_terms(), english=["legend rule", "state-based action"])
+    saved = tmp_path / "termbase.sqlite"
+    saved.write_bytes(built.to_ready())
+    loaded = TermBase.read(saved, tmp_path / "none.json")
+    assert loaded is not None and type(loaded) is not TermBase
+    asked = [
+        "follia",
+        "leggendario",
+        "regola delle leggende",
+        "toque mortal",
+        "types d'artefacts",
+        "terrain de base",
+        "Créature",
+        "permanente",
+        "joueur",
+        "legend rule",
+        "nulla",
+    ]
+    for phrase in asked:
+        assert loaded.named_by(phrase) == built.named_by(phrase), phrase
+        assert loaded.languages_of(phrase) == built.languages_of(phrase), phrase
+        assert loaded.lookup(phrase) == built.lookup(phrase), phrase
+        assert loaded.composed(phrase) == built.composed(phrase), phrase
+        assert loaded.names_english_concept(phrase) == built.names_english_concept(phrase)
+    for text, lang in [
+        ("Un terrain de base et une créature légendaire", "fr"),
+        ("Se un giocatore controlla due o più permanenti leggendari", "it"),
+        ("The legend rule is a state-based action", "en"),
+    ]:
+        assert loaded.concepts_in(text, lang) == built.concepts_in(text, lang)
+    assert loaded.terms == built.terms and loaded.english == built.english
+    assert loaded.to_json() == built.to_json()
+    assert TermBase.from_ready(loaded.to_ready()).to_json() == built.to_json()
+
+
+def test_a_damaged_saved_term_base_is_read_from_its_json(tmp_path):
+    """A saved term base that is not a database (cut, or an older build's) falls back to the
+    JSON the build wrote beside it."""
+    built = TermBase(static_terms())
+    (tmp_path / "termbase.sqlite").write_bytes(b"not a database")
+    (tmp_path / "termbase.json").write_text(built.to_json(), "utf-8")
+    loaded = TermBase.read(tmp_path / "termbase.sqlite", tmp_path / "termbase.json")
+    assert loaded is not None and type(loaded) is TermBase
+    assert loaded.to_json() == built.to_json()

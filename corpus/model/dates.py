@@ -10,10 +10,12 @@ from functools import cache
 from corpus.model.languages import LANGUAGES
 from corpus.model.text import fold
 
-_DAY_FIRST = re.compile(
-    r"\b(?P<day>\d{1,2})(?:er|º|°|o)?\s+(?:de\s+)?(?P<month>[^\W\d_]+)\.?\s+(?:de\s+|del\s+)?(?P<year>\d{4})\b"
+# Compiled on first use (re's cache): a command that reads no document's date compiles neither.
+_DAY_FIRST = (
+    r"\b(?P<day>\d{1,2})(?:er|º|°|o)?\s+(?:de\s+)?(?P<month>[^\W\d_]+)\.?\s+"
+    r"(?:de\s+|del\s+)?(?P<year>\d{4})\b"
 )
-_MONTH_FIRST = re.compile(r"\b(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})\b")
+_MONTH_FIRST = r"\b(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4})\b"
 
 
 @cache
@@ -35,7 +37,7 @@ def parse_date(text: str) -> date | None:
     months = month_names()
     candidates = []
     for pattern in (_DAY_FIRST, _MONTH_FIRST):
-        for match in pattern.finditer(text):
+        for match in re.finditer(pattern, text):
             month = months.get(fold(match["month"]))
             if month is None:
                 continue

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cache
-from string import ascii_lowercase
 
 from corpus.model.documents import is_judge_key
 from corpus.model.documents import sort_key as judge_sort_key
@@ -29,7 +28,7 @@ _WRITTEN = re.compile(r"(\d{3})(?:[.,](\d+)([a-z]{0,2}))?\.?", re.ASCII)
 CITATION = re.compile(r"\b([0-9]{3}(?:\.[0-9]+[a-z]{0,2})?)\b")
 
 # Subrule letters skip l and o (they read as 1 and 0).
-SUBRULE_LETTERS = tuple(c for c in ascii_lowercase if c not in "lo")
+SUBRULE_LETTERS = tuple(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in "lo")
 
 GAP = 3  # numbers a translation may skip and still be read as going on (111.10e -> 111.10g)
 

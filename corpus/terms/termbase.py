@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
-import pickle
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import cache, lru_cache
@@ -299,33 +298,28 @@ class TermBase:
         return cls(static_terms(), english=english_concepts(prepared))
 
     def to_ready(self) -> bytes:
-        """The term base with its lookup tables computed, for a command to load in a few ms
-        instead of stemming every term again (pickle: written and read by our own build)."""
-        tables = (self.terms, self.english, self._by_stems, self._written, self._general)
-        return pickle.dumps(tables, protocol=pickle.HIGHEST_PROTOCOL)
+        """The term base with its lookup tables computed, for a command to read what it asks
+        instead of stemming every term again (SQLite: corpus/terms/stored.py)."""
+        from corpus.terms.stored import to_bytes
 
-    @classmethod
-    def from_ready(cls, data: bytes) -> TermBase:
-        termbase = object.__new__(cls)
-        # An older build's four tables raise ValueError here: `read` falls back to the JSON.
-        (
-            termbase.terms,
-            termbase.english,
-            termbase._by_stems,
-            termbase._written,
-            termbase._general,
-        ) = pickle.loads(data)
-        termbase._seen = {}
-        termbase._forget()
-        return termbase
+        return to_bytes(self.terms, self.english, self._by_stems, self._written, self._general)
+
+    @staticmethod
+    def from_ready(data: bytes) -> TermBase:
+        from corpus.terms.stored import from_bytes
+
+        return from_bytes(data)
 
     @classmethod
     def read(cls, ready: Path, saved: Path) -> TermBase | None:
         """A build's term base: the ready tables, else (a build of older code, or a damaged
         file) the JSON; None when neither can be read."""
-        unreadable = (OSError, pickle.UnpicklingError, ValueError, TypeError, EOFError)
-        with contextlib.suppress(*unreadable, AttributeError):
-            return cls.from_ready(ready.read_bytes())
+        import sqlite3
+
+        from corpus.terms.stored import open_file
+
+        with contextlib.suppress(OSError, sqlite3.Error):
+            return open_file(ready)
         with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
             return cls.from_json(saved.read_text("utf-8"))
         return None

@@ -1,0 +1,197 @@
+"""The term base as a build saves it for the commands: its lookup tables in SQLite, read a key
+at a time.
+
+A search names a few concepts; unpickling the whole term base (3,200 terms and the tables of
+their stems, 850 KB) cost every `mtgrules search` some 15 ms before its first word. Here each
+word looks up its own rows, once (the rows read are kept). What walks the whole term base
+(a text's concepts, `term`'s rules, an added edition's enrichment) reads that table whole, on
+first use. The file is written by our own build and read by the same code (corpus/paths.py's
+TERMBASE_READY; the code's hash is in the build's fingerprint)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from corpus.terms.termbase import Term, TermBase
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+Key = tuple[str, tuple[str, ...]]  # (language, stems)
+Form = tuple[str, tuple[str, ...]]  # (concept, the words of its term as written)
+
+_SCHEMA = """
+CREATE TABLE terms (concept TEXT, english TEXT, lang TEXT, term TEXT, source TEXT,
+    period TEXT, count INTEGER, confidence REAL, general INTEGER);
+CREATE TABLE english (name TEXT);
+CREATE TABLE stems (lang TEXT, stems TEXT, size INTEGER, concept TEXT);
+CREATE TABLE forms (general INTEGER, lang TEXT, stems TEXT, concept TEXT, words TEXT);
+"""
+_INDEXES = """
+CREATE INDEX terms_concept ON terms (concept);
+CREATE INDEX forms_key ON forms (lang, stems, general);
+"""
+_TERM_COLUMNS = "english, lang, term, source, period, count, confidence, general"
+_SEPARATOR = "\x1f"  # between the stems and the words of a term: none of them holds it
+
+
+def _joined(words: tuple[str, ...]) -> str:
+    return _SEPARATOR.join(words)
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text.split(_SEPARATOR))
+
+
+def _term(row: tuple[Any, ...]) -> Term:
+    english, lang, term, source, period, count, confidence, general = row
+    return Term(english, lang, term, source, period, count, confidence, bool(general))
+
+
+def _row(term: Term) -> tuple[Any, ...]:
+    """A term's columns, as _TERM_COLUMNS names them."""
+    return (
+        term.english,
+        term.lang,
+        term.term,
+        term.source,
+        term.period,
+        term.count,
+        term.confidence,
+        int(term.general),
+    )
+
+
+def to_bytes(
+    terms: Iterable[Term],
+    english: Iterable[str],
+    by_stems: dict[Key, set[str]],
+    written: dict[Key, set[Form]],
+    general: dict[Key, set[Form]],
+) -> bytes:
+    """A term base's tables as the bytes of a SQLite database."""
+    with sqlite3.connect(":memory:") as db:
+        db.executescript(_SCHEMA)
+        db.executemany(
+            "INSERT INTO terms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ((t.english.lower(), *_row(t)) for t in terms),
+        )
+        db.executemany("INSERT INTO english VALUES (?)", ((name,) for name in english))
+        db.executemany(
+            "INSERT INTO stems VALUES (?, ?, ?, ?)",
+            (
+                (lang, _joined(stems), len(stems), concept)
+                for (lang, stems), concepts in by_stems.items()
+                for concept in sorted(concepts)
+            ),
+        )
+        db.executemany(
+            "INSERT INTO forms VALUES (?, ?, ?, ?, ?)",
+            (
+                (int(is_general), lang, _joined(stems), concept, _joined(words))
+                for is_general, table in ((False, written), (True, general))
+                for (lang, stems), forms in table.items()
+                for concept, words in sorted(forms)
+            ),
+        )
+        db.executescript(_INDEXES)
+        data = db.serialize()
+    db.close()
+    return data
+
+
+def from_bytes(data: bytes) -> StoredTermBase:
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.deserialize(data)
+    return StoredTermBase(db)
+
+
+def open_file(path: Path) -> StoredTermBase:
+    """The term base of a build's file (sqlite3.DatabaseError, OSError when it is not one)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        db.execute("SELECT count(*) FROM english").fetchone()  # a damaged file fails here
+    except sqlite3.Error:
+        db.close()
+        raise
+    return StoredTermBase(db)
+
+
+class _Forms(dict[Key, set[Form]]):
+    """(language, stems) -> the forms of that key, each read from the database on first use."""
+
+    def __init__(self, db: sqlite3.Connection, general: bool) -> None:
+        super().__init__()
+        self._db = db
+        self._general = int(general)
+
+    def get(self, key: Key, default: object = None) -> set[Form]:
+        found = super().get(key)
+        if found is None:
+            lang, stems = key
+            rows = self._db.execute(
+                "SELECT concept, words FROM forms WHERE lang = ? AND stems = ? AND general = ?",
+                (lang, _joined(stems), self._general),
+            )
+            found = self[key] = {(concept, _split(words)) for concept, words in rows}
+        return found
+
+
+class _TermsOf(dict[str, list[Term]]):
+    """A concept (lower case) -> its terms, in the term base's order, read on first use."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__()
+        self._db = db
+
+    def get(self, concept: str, default: object = None) -> list[Term]:
+        found = super().get(concept)
+        if found is None:
+            rows = self._db.execute(
+                f"SELECT {_TERM_COLUMNS} FROM terms WHERE concept = ? ORDER BY rowid", (concept,)
+            )
+            found = self[concept] = [_term(row) for row in rows]
+        return found
+
+
+class StoredTermBase(TermBase):
+    """A build's term base, read from its database as it is asked (the same answers as the
+    TermBase it was saved from: tests/test_term_base.py)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:  # no super().__init__: nothing to stem
+        self._db = db
+        self._seen = {}
+        self._forget()
+        self._written = _Forms(db, general=False)
+        self._general = _Forms(db, general=True)
+        self._english_table = _TermsOf(db)
+
+    @cached_property
+    def terms(self) -> tuple[Term, ...]:  # type: ignore[override]
+        rows = self._db.execute(f"SELECT {_TERM_COLUMNS} FROM terms ORDER BY rowid")
+        return tuple(_term(row) for row in rows)
+
+    @cached_property
+    def english(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(name for (name,) in self._db.execute("SELECT name FROM english"))
+
+    def _stem_keys(self) -> Iterator[Key]:
+        """Every key, shortest first, in the order of the term base saved (a key of several
+        concepts has a row for each)."""
+        rows = self._db.execute("SELECT lang, stems FROM stems ORDER BY size, rowid")
+        return ((lang, _split(stems)) for lang, stems in dict.fromkeys(rows))
+
+    def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
+        if self._starts_table is None:
+            starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
+            for lang, key in self._stem_keys():
+                starts.setdefault((lang, key[0]), []).append(key)
+            self._starts_table = starts
+        return self._starts_table
+
+    def to_ready(self) -> bytes:
+        return self._db.serialize()
