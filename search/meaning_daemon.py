@@ -189,7 +189,8 @@ def start(home: Path) -> None:
 
 
 def status(home: Path) -> dict[str, Any] | None:
-    """The running daemon's pid, build and requests answered, or None."""
+    """The running daemon's pid, build, requests answered and the vectors it holds (folder:
+    stamp), or None."""
     return ask(home, {"protocol": PROTOCOL, "status": True})
 
 
@@ -318,7 +319,12 @@ def _answer(connection: socket.socket, held: _Held, answered: int) -> bool:
             answer: dict[str, Any] = {"refused": "build"}
             go_on = False
         elif request.get("status"):
-            answer = {"pid": os.getpid(), "build": fingerprint(), "answered": answered}
+            answer = {
+                "pid": os.getpid(),
+                "build": fingerprint(),
+                "answered": answered,
+                "held": {folder: stamp for folder, (stamp, _) in held.by_folder.items()},
+            }
         elif request.get("stop"):
             answer, go_on = {"stopped": os.getpid()}, False
         elif request.get("build") != fingerprint():
