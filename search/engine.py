@@ -206,9 +206,11 @@ class Engine:
             return ()
         kinds = filters.kinds and Filters(kinds=filters.kinds).whoosh()
         allowed = set(self.searcher.docs_for_query(kinds)) if kinds else None
+        keys, _ = self._columns
         return retrieve.dense(
             self.meaning,
             query,
+            keys,
             depth=DENSE_DEPTH,
             langs=filters.langs,
             allowed=allowed,

@@ -94,20 +94,23 @@ def wants_meaning(query: Query, lexical: Retrieved) -> bool:
 def dense(
     meaning: Any,
     query: Query,
+    keys: Any,
     *,
     depth: int,
     langs: Sequence[str] = (),
     allowed: set[int] | None = None,
     floor: float = DENSE_FLOOR,
 ) -> tuple[Candidate, ...]:
-    """The encoder's nearest texts to a plain query (search/meaning.py), as candidates: only
-    those of `langs` (all when empty) and of the `allowed` documents (all when None), and none
-    less similar than `floor` (below it a query of nonsense words still has neighbours)."""
+    """The encoder's nearest texts to a plain query (search/meaning.py), as candidates under
+    their current keys (`keys`, by document number: the vectors keep the key each text was
+    indexed with, its rule's origin, which a renumbering has since renamed): only those of
+    `langs` (all when empty) and of the `allowed` documents (all when None), and none less
+    similar than `floor` (below it a query of nonsense words still has neighbours)."""
     if not query.plain:
         return ()  # NOT, OR and wildcards mean nothing to an encoder
     hits = meaning.nearest(query.text, limit=depth, langs=set(langs) or None)
     return tuple(
-        Candidate(hit.docnum, result_key(hit.key), hit.lang, hit.score)
+        Candidate(hit.docnum, result_key(keys[hit.docnum]), hit.lang, hit.score)
         for hit in hits
         if hit.score >= floor and (allowed is None or hit.docnum in allowed)
     )

@@ -25,6 +25,7 @@ from indexer.build import build
 from indexer.masks import read_outdated
 from search.cli import cli
 from search.meaning import PREPARING, DenseHit, open_meaning, preparing
+from search.results import Filters
 
 
 def seeded(home: Path) -> Path:
@@ -230,3 +231,25 @@ def test_a_question_finds_the_rule_by_meaning_in_any_language(
     assert [h.score for h in both] == sorted((h.score for h in both), reverse=True)
     only = meaning.nearest(question, limit=5, keys_allowed={rule})
     assert only and {h.key for h in only} == {rule}
+
+
+def test_candidates_by_meaning_stand_under_their_rules_current_keys(
+    bilingual: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The vectors keep the key each text was indexed with; after English 2026-08-07 made
+    2026-06-19's 310.8 (a battle's protector) 310.9, a text found by meaning still comes under
+    its rule's current key, not under the number another rule has now (310.8: a battle's
+    defense of 0)."""
+    from search.parse import parse
+    from search.retrieve import BESIDE_WORDS_FLOOR
+    from search.session import open_engine
+
+    monkeypatch.setenv("MTGRULES_HOME", str(bilingual))
+    with open_engine() as engine:
+        query = parse("which player protects a battle?", engine)
+        candidates = engine._dense(query, Filters(), BESIDE_WORDS_FLOOR)
+        keys = {c.key for c in candidates}
+        stored = {record.key for record in engine.versions.with_keys(sorted(keys))}
+        english = [c.key for c in candidates if c.lang == "en"]
+    assert candidates and keys <= stored
+    assert english[0] == "310.9" and "310.8" not in english[:10]
