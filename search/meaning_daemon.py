@@ -122,7 +122,10 @@ def nearest(
         if answer.get("refused") == "build":  # an older daemon: it leaves, one of ours comes
             start(meaning.home)
         return None
-    return [DenseHit(*hit) for hit in hits]
+    try:
+        return [DenseHit(*hit) for hit in hits]
+    except TypeError:  # not hits of this protocol: answer in process
+        return None
 
 
 def ask(home: Path, request: dict[str, Any], timeout: float = ANSWER_SECONDS) -> Any:
