@@ -84,7 +84,7 @@ def build(
         if token in english:
             fields = [*every_field, *(f for f in fields_for("en") if f not in every_field)]
         alternatives: list[Any] = [_word(field, token, 1.0) for field in fields]
-        for lang, term in word_translations(word, translations):
+        for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
@@ -160,26 +160,34 @@ def _combined(field: str, text: str, boost: float, several: Callable[[list[str]]
 # --- the term base's part ---------------------------------------------------------------------
 
 
-def word_translations(word: str, translations: Translations) -> list[tuple[str, str]]:
-    """A word's one-word translations other than itself, with their language, in order."""
+def word_translations(
+    word: str, translations: Translations, searched: Collection[str] = ()
+) -> list[tuple[str, str]]:
+    """A word's one-word translations other than itself, with their language, in order. With
+    `searched` (the languages whose text the word is searched in as typed), a term spelt like
+    the word is kept in the other languages: French "saga" is English "saga" too."""
     return sorted(
         (lang, term)
         for lang, term in translations(word)
-        if " " not in term and term.lower() != word.lower()
+        if " " not in term and (term.lower() != word.lower() or (searched and lang not in searched))
     )
 
 
 def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[str, str]]:
-    """Multi-word terms named by two or three consecutive plain words of the query, with their
-    language; none when the query has operators or quotes of its own."""
+    """Multi-word terms named by two or three consecutive plain words of the query ("punti
+    vita": life total), or by one word that has no one-word English ("battibaleno": split
+    second), with their language; none when the query has operators or quotes of its own."""
     if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
         return []
     found: set[tuple[str, str]] = set()
     tokens = [ELISION.sub("", t) for t in tokens]
-    for size in (2, 3):
+    for size in (1, 2, 3):
         for start in range(len(tokens) - size + 1):
             words = " ".join(tokens[start : start + size])
-            found.update((lang, term) for lang, term in translations(words) if " " in term)
+            named = translations(words)
+            if size == 1 and any(lang == "en" and " " not in term for lang, term in named):
+                continue  # the word's English is searched as a word
+            found.update((lang, term) for lang, term in named if " " in term)
     return sorted(found)
 
 

@@ -53,12 +53,13 @@ class Result:
         return out
 
     def printed_otherwise(self, records: Iterable[StoredRecord] | None = None) -> str | None:
-        """One line when the records print numbers other than the key (the same rule,
-        renumbered since), else None: "printed 724.1 in en 2025-11-14, es (follows
-        2025-11-14); 725.1 now"."""
-        where: dict[str, list[str]] = {}
+        """One line when records print a number other than their rule's current key (the same
+        rule, renumbered since), else None: "printed 724.1 in en 2025-11-14, es (follows
+        2025-11-14); 725.1 now". A heading's subrules and a mechanic's rules print their own
+        keys: they are not renumbered; a subrule that was says its own key ("(725.1 now)")."""
+        where: dict[tuple[str, str], list[str]] = {}
         for record in self.records if records is None else records:
-            if record.kind != "rule" or not record.number or record.number == self.key:
+            if record.kind != "rule" or not record.number or record.number == record.key:
                 continue
             if record.align.method != "number":
                 continue  # aligned by content or forced: its label says so
@@ -68,14 +69,17 @@ class Result:
                 label = f"{record.lang} (follows {record.follows})"
             else:
                 label = record.lang
-            labels = where.setdefault(record.number, [])
+            labels = where.setdefault((record.number, record.key), [])
             if label not in labels:
                 labels.append(label)
         if not where:
             return None
         gone = gone_place(self.key)
         now = f"gone from the newest edition (key {self.key})" if gone else f"{self.key} now"
-        parts = [f"{number} in {', '.join(labels)}" for number, labels in where.items()]
+        parts = [
+            f"{number} in {', '.join(labels)}" + ("" if key == self.key else f" ({key} now)")
+            for (number, key), labels in where.items()
+        ]
         return f"printed {'; '.join(parts)}; {now}"
 
 

@@ -127,6 +127,20 @@ def test_show_725_1_is_todays_monarch_alone(library: Path):
     assert "(printed 724.1 in en 2025-11-14, es (follows 2025-11-14); 725.1 now)" in out
 
 
+def test_a_headings_subrules_are_not_said_to_be_renumbered(library: Path):
+    """A search's result for a heading carries its subrules, which print their own keys (714.1
+    under 714, Saga Cards): only a record whose number is not its rule's key now is noted, and
+    a moved section's heading says what it was printed as."""
+    payload = json.loads(run("search", "Saga Cards", "--json"))
+    saga = next(r for r in payload["results"] if r["key"] == "714")
+    assert any(r["number"] == "714.1" for r in saga["records"])
+    assert "renumbered" not in saga
+    payload = json.loads(run("search", "The Monarch", "--json"))
+    monarch = next(r for r in payload["results"] if r["key"] == "725")
+    assert monarch["renumbered"].startswith("printed 724 in en ")
+    assert monarch["renumbered"].endswith("; 725 now")
+
+
 def test_show_with_an_edition_reads_the_number_in_that_edition(library: Path):
     """`show 725.1 --edition 2025-11-14` is the initiative, and says it is 726.1 now."""
     out = run("show", "725.1", "--edition", "2025-11-14")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from whoosh.query import Not, Term
+from whoosh.query import Not, Phrase, Term
 
 from search.engine import Engine
 from search.query import QueryError
@@ -67,3 +67,18 @@ def test_plain_queries_never_crash(seeds_engine: Engine, words: list[str]):
         seeds_engine.search(" ".join(words), Filters(), 5)
     except QueryError as error:
         assert "\n" not in str(error)
+
+
+def test_a_word_spelt_alike_in_english_is_searched_in_english_too(seeds_engine: Engine):
+    """French "saga" is English "saga": a French question searches the English text for it,
+    though the translation is spelt as the word is."""
+    query, _ = seeds_engine.query("comment fonctionne une saga")
+    assert Term("text_en", "saga", boost=0.5) in leaves(query)
+
+
+def test_one_word_whose_english_is_a_phrase_searches_the_phrase(seeds_engine: Engine):
+    """Italian "battibaleno" is English "split second", two words: the one word searches the
+    English phrase, and the keyword's rule is found."""
+    query, _ = seeds_engine.query("battibaleno")
+    phrases = [q for q in leaves(query) if isinstance(q, Phrase) and q.fieldname == "text_en"]
+    assert [tuple(q.words) for q in phrases] == [("split", "second")]

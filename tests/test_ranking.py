@@ -195,6 +195,20 @@ def test_meaning_beside_words_may_be_less_sure_than_meaning_alone():
     assert retrieve.dense_floor(found) < 0.3 < 0.45 < retrieve.dense_floor(nothing)
 
 
+def test_the_encoder_is_asked_for_questions_and_sentences_not_for_a_term():
+    """A question or a sentence of three content words or more ("pesco da un grimorio vuoto")
+    is asked of the encoder too; a term that words find ("legendary snow") is answered by them,
+    and one they find nothing for ("evocare") by meaning."""
+    found = retrieve.Retrieved((Candidate(0, "704.5b", "en", 3.0),), frozenset())
+    nothing = retrieve.Retrieved((), frozenset())
+    sentence = plain_query("pesco da un grimorio vuoto")
+    term = plain_query("legendary snow")
+    assert retrieve.wants_meaning(sentence, found)
+    assert retrieve.wants_meaning(plain_query("legendary snow", asked=True), found)
+    assert not retrieve.wants_meaning(term, found)
+    assert retrieve.wants_meaning(plain_query("evocare"), nothing)
+
+
 def test_a_question_needs_only_some_of_its_words():
     """ "how do legendary snow supertypes work": no rule has every word; a question is ranked
     on the rules with most of them, the one with three of them first."""
