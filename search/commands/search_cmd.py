@@ -33,6 +33,7 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     except QueryError as error:
         raise click.UsageError(str(error)) from None
     filters, show = filters_from(options)
+    meaning.one_shot()  # ask the home's meaning daemon rather than load the encoder
     with open_engine() as engine, problems_as_errors():
         payload, results, matched = payloads.search(engine, text, filters, limit, show)
         if not as_number(text) and meaning.preparing(engine.folder, home()):
