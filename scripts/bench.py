@@ -630,7 +630,7 @@ def as_table(results: dict[str, Any]) -> str:
     )
     lines.append(start_up_table(results, bars=False))
     lines.append(meaning_table(results, bars=False))
-    lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
+    lines += bar_lines(results)
     return "\n".join(lines)
 
 
@@ -678,6 +678,11 @@ def start_up_bars(figures: dict[str, Any]) -> dict[str, bool]:
     }
 
 
+def bar_lines(results: dict[str, Any]) -> list[str]:
+    """Each bar of the results, met or not."""
+    return [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
+
+
 def start_up_table(results: dict[str, Any], bars: bool = True) -> str:
     s = results["start_up"]
     lines = [
@@ -690,7 +695,7 @@ def start_up_table(results: dict[str, Any], bars: bool = True) -> str:
         f"{s['search_vs_floor']}x (CPU {s['search_vs_floor_cpu']}x)",
     ]
     if bars:
-        lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
+        lines += bar_lines(results)
     return "\n".join(lines)
 
 
@@ -871,7 +876,7 @@ def meaning_table(results: dict[str, Any], bars: bool = True) -> str:
         f"{seen['dense_p95']} ({seen['queries']} queries)",
     ]
     if bars:
-        lines += [f"{'met' if met else 'NOT MET':8} {bar}" for bar, met in results["bars"].items()]
+        lines += bar_lines(results)
     return "\n".join(lines)
 
 

@@ -106,17 +106,27 @@ def test_lemmas_exist_only_for_the_translated_languages(lemmas: Lemmas):
     assert lemmas.lemmas("xyzzyq", "it") == ()
 
 
+def in_a_fresh_process(imports: str, expression: str) -> list[str]:
+    """What `expression` prints in a new interpreter after `imports`, and whether simplemma was
+    imported there."""
+    probe = (
+        f"import sys; from pathlib import Path; {imports}; "
+        f"print({expression}, any(m.startswith('simplemma') for m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return run.stdout.split()
+
+
 def test_a_later_process_reads_the_lemma_cache_without_simplemma(lemmas: Lemmas, lemma_cache):
     """Once a language is cached, a process reads only its buckets and never imports simplemma
     (which costs half a second to import and seconds to decode a dictionary)."""
     assert lemmas.lemmas("muore", "it")
-    probe = (
-        "import sys; from pathlib import Path; from corpus.model.lemmas import Lemmas; "
-        f"print(Lemmas(Path({str(lemma_cache)!r})).lemmas('muore', 'it')[0], "
-        "any(m.startswith('simplemma') for m in sys.modules))"
-    )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert run.stdout.split() == ["morire", "False"], run.stderr
+    lemma = f"Lemmas(Path({str(lemma_cache)!r})).lemmas('muore', 'it')[0]"
+    assert in_a_fresh_process("from corpus.model.lemmas import Lemmas", lemma) == [
+        "morire",
+        "False",
+    ]
 
 
 # --- the term base through lemmas --------------------------------------------------------------
@@ -163,13 +173,11 @@ def test_a_search_without_lemma_tables_does_not_wait_for_them(
     """With no tables in the home's cache a search answers at once, without lemmas and without
     importing simplemma; a detached process writes the tables meanwhile."""
     monkeypatch.setenv("MTGRULES_LEMMAS", "background")
-    probe = (
-        "import sys; from pathlib import Path; from corpus.model.lemmas import for_cache; "
-        f"lemmas = for_cache(Path({str(home / 'lemmas')!r})); "
-        "print(lemmas.lemmas('muore', 'it'), any(m.startswith('simplemma') for m in sys.modules))"
-    )
-    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
-    assert run.stdout.split() == ["()", "False"], run.stderr
+    lemmas = f"for_cache(Path({str(home / 'lemmas')!r})).lemmas('muore', 'it')"
+    assert in_a_fresh_process("from corpus.model.lemmas import for_cache", lemmas) == [
+        "()",
+        "False",
+    ]
     assert (home / "lemmas" / ".preparing").exists()
 
 
