@@ -150,6 +150,22 @@ def _die_with_parent() -> None:
 os.register_at_fork(after_in_child=_in_forked_child)
 
 
+def take_lock(handle: Any, wait_seconds: float) -> bool:
+    """An exclusive flock on an open file, retried until `wait_seconds` have passed: whether
+    this process holds it (False: another one does)."""
+    deadline = time.monotonic() + wait_seconds
+    while True:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except OSError as error:
+            if error.errno not in (errno.EAGAIN, errno.EACCES):
+                raise
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
 @contextmanager
 def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
     """One build at a time: a second one waits for the first, then gives up with a message."""
@@ -162,20 +178,11 @@ def build_lock(home: Path, wait_seconds: float = 120.0) -> Iterator[None]:
             f"cannot write the index in {root} ({error.strerror}); "
             "set MTGRULES_HOME to a writable directory"
         ) from None
-    deadline = time.monotonic() + wait_seconds
     try:
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as error:
-                if error.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise
-                if time.monotonic() > deadline:
-                    raise IndexError_(
-                        "another mtgrules index build is still running; try again when it ends"
-                    ) from None
-                time.sleep(0.1)
+        if not take_lock(handle, wait_seconds):
+            raise IndexError_(
+                "another mtgrules index build is still running; try again when it ends"
+            )
         handle.seek(0)
         handle.truncate()
         handle.write(f"{os.getpid()}\n")

@@ -160,16 +160,13 @@ def _read_all(connection: socket.socket) -> bytes:
 
 def _lock_held(home: Path) -> bool:
     """Whether a daemon (starting or serving) holds the home's lock."""
-    import fcntl
+    from indexer.store import take_lock
 
     try:
         with open(paths.index_root(home) / LOCK, "a+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
+            return not take_lock(handle, 0)
     except OSError:
         return True  # cannot even open it: a home we cannot write starts nothing
-    return False
 
 
 def start(home: Path) -> None:
@@ -235,25 +232,12 @@ class _Held:
         return meaning
 
 
-def _take_lock(handle: Any, wait: float) -> bool:
-    """The lock, waiting up to `wait` seconds for a leaving daemon to release it."""
-    import fcntl
-
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-
-
 def serve(home: Path, idle: float) -> int:
     """Answer requests until `idle` seconds pass without one, or a client of another build
     asks, or one says stop. One at a time: a request takes a few milliseconds."""
     import signal
+
+    from indexer.store import take_lock
 
     root = paths.index_root(home)
     try:
@@ -261,7 +245,7 @@ def serve(home: Path, idle: float) -> int:
     except OSError:
         return 0  # a home we cannot write
     with lock:
-        if not _take_lock(lock, wait=2.0):
+        if not take_lock(lock, 2.0):  # a leaving daemon may still hold it
             return 0  # another daemon serves this home
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         held = _Held(home)
