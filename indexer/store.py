@@ -6,12 +6,9 @@ files), index/.lock. A build writes a new folder and swaps CURRENT atomically.""
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import json
 import os
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -20,6 +17,7 @@ from typing import Any
 
 from corpus import paths
 from corpus.library import write_atomic
+from indexer.locks import take_lock
 
 
 class IndexError_(RuntimeError):
@@ -148,22 +146,6 @@ def _die_with_parent() -> None:
 
 
 os.register_at_fork(after_in_child=_in_forked_child)
-
-
-def take_lock(handle: Any, wait_seconds: float) -> bool:
-    """An exclusive flock on an open file, retried until `wait_seconds` have passed: whether
-    this process holds it (False: another one does)."""
-    deadline = time.monotonic() + wait_seconds
-    while True:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except OSError as error:
-            if error.errno not in (errno.EAGAIN, errno.EACCES):
-                raise
-        if time.monotonic() >= deadline:
-            return False
-        time.sleep(0.05)
 
 
 @contextmanager

@@ -160,7 +160,7 @@ def _read_all(connection: socket.socket) -> bytes:
 
 def _lock_held(home: Path) -> bool:
     """Whether a daemon (starting or serving) holds the home's lock."""
-    from indexer.store import take_lock
+    from indexer.locks import take_lock
 
     try:
         with open(paths.index_root(home) / LOCK, "a+") as handle:
@@ -237,7 +237,7 @@ def serve(home: Path, idle: float) -> int:
     asks, or one says stop. One at a time: a request takes a few milliseconds."""
     import signal
 
-    from indexer.store import take_lock
+    from indexer.locks import take_lock
 
     root = paths.index_root(home)
     try:
