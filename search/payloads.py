@@ -115,9 +115,11 @@ def _show_part(
 
     results = engine.lookup_part(part, filters)
     if not results:
-        raise Problem(
+        from shlex import quote
+
+        raise Problem(  # "MTR 99.9" must be quoted to be one query
             f"no {part} in the library; add the document with `mtgrules add`, "
-            f"or try `mtgrules search {asked}`",
+            f"or try `mtgrules search {quote(asked)}`",
             404,
         )
     keys = {r.key for r in results}

@@ -281,3 +281,14 @@ def test_a_weak_content_alignment_is_marked_uncertain(seeds_engine):
     weak = french[0].but(align=Align("content", 0.41))
     assert label(weak).endswith("001_1dd839522fb4465e.txt · aligned by content 0.41 (uncertain)")
     assert label(weak.but(align=Align("content", 0.58))).endswith("· aligned by content 0.58")
+
+
+def test_a_judge_section_not_in_the_library_says_how_to_search_it():
+    """`show "MTR 99.9"` on a library without it: one line, exit 1, and the search it suggests
+    quoted so that the shell passes it as one query."""
+    code, out, err = run("show", "MTR 99.9")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[-1] == (
+        "error: no MTR 99.9 in the library; add the document with `mtgrules add`, "
+        "or try `mtgrules search 'MTR 99.9'`"
+    )
