@@ -46,6 +46,8 @@ class Engine:
         self.versions = Reader(folder)  # each version's record, editions and sources
         # Answers by (query, filters, limit), oldest first: an engine serves one build.
         self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
+        self._searches = 0
+        self._scan: Any = None
 
     @classmethod
     def of_build(cls, home: Path, current: Current) -> Engine:
@@ -162,6 +164,7 @@ class Engine:
             depth=max(LEXICAL_DEPTH, limit * 20),
             within=self._filter(filters),
             hidden=hidden,
+            scanner=self._scanner(),
         )
         scores = rank.by_key(lexical.candidates, query.languages, self.coverage)
         dense = ()
@@ -176,6 +179,20 @@ class Engine:
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+
+    def _scanner(self) -> Any:
+        """Whoosh's documents scored in arrays (search/scan.py) from an engine's second search
+        on: a process that searches once (the command line) would spend more on importing numpy
+        than it saves; one that answers many (the web app, the eval) saves most of each query's
+        time, and keeps each term's scored postings for the next."""
+        self._searches += 1
+        if self._searches < 2:
+            return None
+        if self._scan is None:
+            from search.scan import Scanner
+
+            self._scan = Scanner(self.searcher)
+        return self._scan
 
     @cached_property
     def coverage(self) -> dict[str, float]:

@@ -1,0 +1,318 @@
+"""Whoosh's best documents for a query, scored a whole posting list at a time.
+
+Whoosh's collector walks a query's matcher tree one document at a time, in Python: a question
+of eight words is some thirty terms and phrases across the languages, matching thousands of
+documents, and walking them cost 100 to 700 ms a query. Here the same matcher tree (Whoosh
+builds it: its shape decides the order scores are added in) is evaluated bottom up over arrays,
+one slot per document of a segment: a term's postings are read a block at a time and scored by
+its own scorer's formula (search/scoring.py) at once; a union adds its two sides' arrays, an
+intersection adds them where both match, a boost multiplies. Adding 0.0 for a side that does not
+match leaves a float as it was, so every document's score is the one Whoosh's walk adds up, to
+the last bit, and the best `limit` are those its collector keeps (ties by document number). A
+matcher of any other kind (a phrase's, which needs positions) is walked as Whoosh walks it.
+
+A term's scored postings are kept between queries (the index of an engine never changes): a
+query seen for the first time is mostly words seen before."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from whoosh.codec.whoosh3 import LENGTHS_COLUMN, W3LeafMatcher, _lenfield
+from whoosh.matching import (
+    ArrayUnionMatcher,
+    IntersectionMatcher,
+    ListMatcher,
+    NullMatcherClass,
+    UnionMatcher,
+    WrappingMatcher,
+)
+from whoosh.query import Or, SpanNear2
+from whoosh.util.numeric import byte_to_length
+
+from search.scoring import CappedBM25FScorer
+
+Arrays = tuple[Any, Any]  # (matched: bool array, score: float64 array), one slot per document
+Term = tuple[Any, Any, list[bytes]]  # a term's document numbers, scores and stored values
+KEPT_POSTINGS = 2_000_000  # scored postings kept between queries (some 24 MB)
+
+
+class Scanner:
+    """The best documents of queries on one searcher, with the terms' scored postings kept."""
+
+    def __init__(self, searcher: Any) -> None:
+        self.searcher = searcher
+        self._terms: OrderedDict[tuple[int, str, bytes], Term] = OrderedDict()
+        self._kept = 0
+        self._lengths: dict[tuple[int, str], Any] = {}
+        self._hidden: tuple[set[int], Any] | None = None
+
+    def top(
+        self, query: Any, limit: int, within: Any = None, hidden: Any = None
+    ) -> list[tuple[float, int]]:
+        """(score, document number) of the best `limit` documents, best first, ties in document
+        order, as `searcher.search(query, limit=limit, filter=within, mask=hidden).top_n`:
+        `within` a Whoosh query or a set of document numbers, `hidden` a set of them."""
+        try:
+            numbers, scores = self._found(query, self._kept_documents(within, hidden))
+        except Unscanned:
+            mask = hidden or None
+            return list(self.searcher.search(query, limit=limit, filter=within, mask=mask).top_n)
+        if not numbers:
+            return []
+        number = np.concatenate(numbers)
+        score = np.concatenate(scores)
+        best = np.lexsort((number, -score))[:limit]  # by score, then document number
+        return [(float(score[i]), int(number[i])) for i in best]
+
+    def _found(self, query: Any, keep: Any) -> tuple[list[Any], list[Any]]:
+        """The documents a query finds among `keep` (all when None), and their scores, by
+        segment."""
+        numbers, scores = [], []
+        for index, (subsearcher, offset) in enumerate(self.searcher.leaf_searchers()):
+            size = subsearcher.doc_count_all()
+            wanted = None if keep is None else keep[offset : offset + size]
+            segment = Segment(index, subsearcher, size, wanted)
+            matched, score = self._query(segment, query, self.searcher.context())
+            if wanted is not None:
+                matched &= wanted
+            found = np.flatnonzero(matched)
+            numbers.append(found + offset)
+            scores.append(score[found])
+        return numbers, scores
+
+    def _kept_documents(self, within: Any, hidden: set[int] | None) -> Any:
+        """Which documents may be found (a bool array), or None for all of them."""
+        size = self.searcher.doc_count_all()
+        keep = None
+        if within:  # as Whoosh's collector reads it: an empty set filters nothing
+            if not isinstance(within, set):
+                within = set(self.searcher.docs_for_query(within))
+            keep = np.zeros(size, dtype=bool)
+            keep[np.fromiter(within, dtype=np.int64, count=len(within))] = True
+        if hidden:
+            # The outdated texts: the same set for every query of an engine.
+            if self._hidden is None or self._hidden[0] is not hidden:
+                shown = np.ones(size, dtype=bool)
+                shown[np.fromiter(hidden, dtype=np.int64, count=len(hidden))] = False
+                self._hidden = hidden, shown
+            keep = self._hidden[1] if keep is None else keep & self._hidden[1]
+        return keep
+
+    def _query(self, segment: Segment, query: Any, context: Any) -> Arrays:
+        """A query's documents and scores in a segment. An OR that Whoosh would evaluate with
+        an array union (of more than two parts, in a segment of at most 5000 documents) is
+        added up here part after part: made by Whoosh, that matcher reads and scores its first
+        2048 documents one posting at a time before it is asked anything."""
+        if not preloaded(query, segment.searcher, context):
+            return self._evaluate(segment, query.matcher(segment.searcher, context))
+        total = np.zeros(segment.size)
+        for sub in query.subqueries:
+            _, score = self._query(segment, sub, context)
+            total = total + score * query.boost
+        return total > 0, total
+
+    def _evaluate(self, segment: Segment, matcher: Any, advanced: bool = False) -> Arrays:
+        """Which documents of a segment a matcher matches, and their scores, as Whoosh's.
+        `advanced`: under a matcher that has read some postings of the ones below it already
+        (an array union reads its first documents when it is made), so that only the terms,
+        read again from their first posting, can be evaluated."""
+        kind = type(matcher)
+        if kind is UnionMatcher or kind is IntersectionMatcher:
+            a_matched, a_score = self._evaluate(segment, matcher.a, advanced)
+            b_matched, b_score = self._evaluate(segment, matcher.b, advanced)
+            if kind is UnionMatcher:
+                return a_matched | b_matched, a_score + b_score
+            both = a_matched & b_matched
+            return both, np.where(both, a_score + b_score, 0.0)
+        if kind is WrappingMatcher:
+            matched, score = self._evaluate(segment, matcher.child, advanced)
+            return matched, score * matcher.boost
+        if kind is ArrayUnionMatcher and matcher._scored:
+            # Each document's score is added up in an array, submatcher after submatcher,
+            # from 0; a document is matched when its sum is above 0.
+            total = np.zeros(segment.size)
+            for sub in matcher._submatchers:
+                _, score = self._evaluate(segment, sub, advanced=True)
+                total = total + score * matcher._boost
+            return total > 0, total
+        if kind is SpanNear2.SpanNear2Matcher and self._scanned_phrase(matcher):
+            return self._phrase(segment, matcher)
+        if kind is NullMatcherClass:
+            return np.zeros(segment.size, dtype=bool), np.zeros(segment.size)
+        if scanned(matcher):
+            ids, values, _ = self._term(segment, matcher)
+        elif advanced:
+            raise Unscanned(kind.__name__)
+        else:
+            ids, values = walked(matcher)  # from where it stands: what an intersection needs
+        return filled(segment.size, ids, values)
+
+    @staticmethod
+    def _scanned_phrase(matcher: Any) -> bool:
+        """A phrase of words one after the other (builder.py's, slop 1) of scanned terms."""
+        return (
+            matcher.slop == 1
+            and matcher.ordered
+            and matcher.mindist == 1
+            and all(scanned(m) for m in matcher.ms)
+        )
+
+    def _phrase(self, segment: Segment, matcher: Any) -> Arrays:
+        """A phrase's documents, those where its words stand one after the other, scored as
+        the intersection of its terms that Whoosh's phrase matcher wraps (unboosted)."""
+        terms = [self._term(segment, m) for m in matcher.ms]
+        matched, score = in_binary_tree([filled(segment.size, ids, s) for ids, s, _ in terms])
+        if segment.wanted is not None:
+            matched &= segment.wanted  # the others are never found: no need to read them
+        decode = matcher.ms[0].format.decoder("positions")
+        for doc in np.flatnonzero(matched):
+            starts: set[int] | None = None
+            for offset, (ids, _, values) in enumerate(terms):
+                at = {p - offset for p in decode(values[np.searchsorted(ids, doc)])}
+                starts = at if starts is None else starts & at
+                if not starts:
+                    matched[doc] = False
+                    break
+        return matched, np.where(matched, score, 0.0)
+
+    def _term(self, segment: Segment, matcher: Any) -> Term:
+        """A term's documents, scores and stored values (its positions) in a segment, read
+        from its first posting; once, for a term with postings of its own."""
+        if type(matcher) is ListMatcher:  # a term of one or two documents, inlined
+            matcher.reset()
+            ids, scores, values = [], [], []
+            while matcher.is_active():
+                ids.append(matcher.id())
+                scores.append(matcher.score())
+                values.append(matcher.value())
+                matcher.next()
+            return np.asarray(ids, dtype=np.int64), np.asarray(scores, dtype=float), values
+        fieldname, text = matcher._term
+        key = (segment.index, fieldname, text)
+        kept = self._terms.get(key)
+        if kept is not None:
+            self._terms.move_to_end(key)
+            return kept
+        ids, weights, values = postings(matcher)
+        lengths = self._field_lengths(segment, fieldname)[ids]
+        kept = ids, matcher.scorer.scores(weights, lengths), values
+        self._terms[key] = kept
+        self._kept += len(ids)
+        while self._kept > KEPT_POSTINGS and len(self._terms) > 1:
+            _, (old, _, _) = self._terms.popitem(last=False)
+            self._kept -= len(old)
+        return kept
+
+    def _field_lengths(self, segment: Segment, fieldname: str) -> Any:
+        """Each document's length of a field in a segment, as the scorer reads it
+        (`doc_field_length`): whoosh3 keeps it in a column of one byte per document."""
+        key = (segment.index, fieldname)
+        if key not in self._lengths:
+            self._lengths[key] = field_lengths(segment.searcher.reader(), fieldname, segment.size)
+        return self._lengths[key]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One of the index's segments, as a query is evaluated over it."""
+
+    index: int
+    searcher: Any
+    size: int  # its documents, deleted ones included
+    wanted: Any  # the documents that may be found (a bool array), or None for all
+
+
+def preloaded(query: Any, searcher: Any, context: Any) -> bool:
+    """Whether Whoosh's Or matches this query with an array union (whoosh.query.compound's
+    Or._matcher, its automatic choice)."""
+    if type(query) is not Or or query.matcher_type != Or.AUTO_MATCHER or not context.weighting:
+        return False
+    parts = len(query.subqueries)
+    tree = parts < Or.TOO_MANY_CLAUSES and (
+        context.needs_current or query.scale or parts == 2 or searcher.doc_count_all() > 5000
+    )
+    return parts > 1 and not tree
+
+
+class Unscanned(Exception):
+    """A matcher this module cannot evaluate where it stands: Whoosh's collector runs instead."""
+
+
+def scanned(matcher: Any) -> bool:
+    """A term read here from its first posting: its postings in blocks, scored in arrays, or
+    its one or two inlined postings."""
+    kind = type(matcher)
+    if kind is W3LeafMatcher:
+        return type(matcher.scorer) is CappedBM25FScorer
+    return kind is ListMatcher and type(matcher._scorer) is CappedBM25FScorer
+
+
+def filled(size: int, ids: Any, scores: Any) -> Arrays:
+    matched = np.zeros(size, dtype=bool)
+    score = np.zeros(size)
+    matched[ids] = True
+    score[ids] = scores
+    return matched, score
+
+
+def in_binary_tree(leaves: list[Arrays]) -> Arrays:
+    """The intersection of the leaves, added up as make_binary_tree pairs them (halves)."""
+    if len(leaves) == 1:
+        return leaves[0]
+    half = len(leaves) // 2
+    a_matched, a_score = in_binary_tree(leaves[:half])
+    b_matched, b_score = in_binary_tree(leaves[half:])
+    both = a_matched & b_matched
+    return both, np.where(both, a_score + b_score, 0.0)
+
+
+def field_lengths(reader: Any, fieldname: str, size: int) -> Any:
+    """A field's length in each document of a segment, read at once from whoosh3's column of
+    length bytes (a document past the column's end has none); one by one on another codec."""
+    try:
+        column = reader._perdoc._cached_reader(_lenfield(fieldname), LENGTHS_COLUMN)
+        if column is None:
+            return np.ones(size)  # what doc_field_length says by default
+        stored = column._dbfile.get(column._basepos, column._count)
+    except AttributeError:
+        lengths = [reader.doc_field_length(n, fieldname, 1) or 0 for n in range(size)]
+        return np.array(lengths, dtype=float)
+    codes = np.zeros(size, dtype=np.uint8)
+    codes[: len(stored)] = np.frombuffer(stored, dtype=np.uint8)[:size]
+    table = np.array([byte_to_length(code) for code in range(256)], dtype=float)
+    return np.where(codes > 0, table[codes], 0.0)  # doc_field_length: None for a 0 byte
+
+
+def postings(matcher: Any) -> Term:
+    """A term's document numbers and weights, read a block at a time (whoosh3's own readers)
+    from the first: an intersection has moved its matchers on to the first document they
+    share, and what is kept is the whole list."""
+    matcher.reset()
+    ids: list[Any] = []
+    weights: list[Any] = []
+    values: list[bytes] = []
+    while matcher.is_active():
+        matcher._read_ids()
+        matcher._read_weights()
+        matcher._read_values()
+        ids.append(np.asarray(matcher._ids, dtype=np.int64))
+        weights.append(np.asarray(matcher._weights, dtype=float))
+        values.extend(matcher._values)
+        matcher._next_block()
+    if not ids:
+        return np.zeros(0, dtype=np.int64), np.zeros(0), values
+    return np.concatenate(ids), np.concatenate(weights), values
+
+
+def walked(matcher: Any) -> tuple[Any, Any]:
+    """A matcher's documents and scores, walked as Whoosh's collector walks it."""
+    ids, scores = [], []
+    while matcher.is_active():
+        ids.append(matcher.id())
+        scores.append(matcher.score())
+        matcher.next()
+    return np.asarray(ids, dtype=np.int64), np.asarray(scores, dtype=float)
