@@ -16,6 +16,7 @@ query seen for the first time is mostly words seen before."""
 
 from __future__ import annotations
 
+from bisect import insort
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -30,13 +31,15 @@ from whoosh.matching import (
     UnionMatcher,
     WrappingMatcher,
 )
-from whoosh.query import Or, SpanNear2
+from whoosh.query import And, Or, Phrase, SpanNear2, Term
 from whoosh.util.numeric import byte_to_length
 
 from search.scoring import CappedBM25FScorer
 
 Arrays = tuple[Any, Any]  # (matched: bool array, score: float64 array), one slot per document
-Term = tuple[Any, Any, list[bytes]]  # a term's document numbers, scores and stored values
+# A term's document numbers, scores, stored values and the class of its Whoosh matcher.
+Postings = tuple[Any, Any, list[bytes], type]
+Node = tuple[Any, Any, type]  # a query's arrays and the class of the matcher Whoosh makes of it
 KEPT_POSTINGS = 2_000_000  # scored postings kept between queries (some 24 MB)
 
 
@@ -45,7 +48,7 @@ class Scanner:
 
     def __init__(self, searcher: Any) -> None:
         self.searcher = searcher
-        self._terms: OrderedDict[tuple[int, str, bytes], Term] = OrderedDict()
+        self._terms: OrderedDict[tuple[int, str, bytes], Postings] = OrderedDict()
         self._kept = 0
         self._lengths: dict[tuple[int, str], Any] = {}
         self._hidden: tuple[set[int], Any] | None = None
@@ -76,7 +79,7 @@ class Scanner:
             size = subsearcher.doc_count_all()
             wanted = None if keep is None else keep[offset : offset + size]
             segment = Segment(index, subsearcher, size, wanted)
-            matched, score = self._query(segment, query, self.searcher.context())
+            matched, score, _ = self._query(segment, query, self.searcher.context())
             if wanted is not None:
                 matched &= wanted
             found = np.flatnonzero(matched)
@@ -102,18 +105,113 @@ class Scanner:
             keep = self._hidden[1] if keep is None else keep & self._hidden[1]
         return keep
 
-    def _query(self, segment: Segment, query: Any, context: Any) -> Arrays:
-        """A query's documents and scores in a segment. An OR that Whoosh would evaluate with
-        an array union (of more than two parts, in a segment of at most 5000 documents) is
-        added up here part after part: made by Whoosh, that matcher reads and scores its first
-        2048 documents one posting at a time before it is asked anything."""
-        if not preloaded(query, segment.searcher, context):
-            return self._evaluate(segment, query.matcher(segment.searcher, context))
-        total = np.zeros(segment.size)
-        for sub in query.subqueries:
-            _, score = self._query(segment, sub, context)
-            total = total + score * query.boost
-        return total > 0, total
+    def _query(self, segment: Segment, query: Any, context: Any) -> Node:
+        """A query's documents and scores in a segment, and the class of the matcher Whoosh
+        would make of it, built as Whoosh builds that matcher (whoosh.query's Term, Phrase,
+        And and Or `matcher`) without making one where a term's scored postings are kept:
+        Whoosh makes a scorer and a posting reader for every term of every query, a third of a
+        question's time."""
+        kind = type(query)
+        if kind is Or or kind is And:
+            return self._compound(segment, query, context)
+        if kind is Term and not query.minquality:
+            node = self._term_query(segment, query.fieldname, query.text, context)
+        elif kind is Phrase and query.slop == 1:
+            node = self._phrase(segment, query, context)
+        else:
+            return self._matched(segment, query.matcher(segment.searcher, context))
+        return boosted(node, query.boost) if node[2] is not NullMatcherClass else node
+
+    def _matched(self, segment: Segment, matcher: Any) -> Node:
+        return (*self._evaluate(segment, matcher), type(matcher))
+
+    def _compound(self, segment: Segment, query: Any, context: Any) -> Node:
+        """An And or an Or: its parts in Whoosh's weighted tree (the rarest first for an OR,
+        the commonest for an AND: whoosh.util.make_weighted_tree), each node adding its two
+        sides; or, for an OR Whoosh evaluates with an array union (of more than two parts, in a
+        segment of at most 5000 documents), its parts added up one after another from 0: that
+        matcher, made by Whoosh, reads and scores its first 2048 documents a posting at a time
+        before it is asked anything."""
+        parts = query.subqueries
+        if not parts:
+            return empty(segment.size)
+        if len(parts) == 1:
+            return self._query(segment, parts[0], context)  # Whoosh drops the boost too
+        if type(query) is Or and preloaded(query, segment.searcher, context):
+            total = np.zeros(segment.size)
+            for part in parts:
+                score = self._query(segment, part, context)[1]
+                total = total + score * query.boost
+            return total > 0, total, ArrayUnionMatcher
+        if type(query) is Or and (query.scale or query.matcher_type != Or.AUTO_MATCHER):
+            return self._matched(segment, query.matcher(segment.searcher, context))
+        union = type(query) is Or
+        reader = segment.searcher.reader()
+        # Whoosh sorts (weight, matcher) pairs and puts each pair it joins back in order
+        # (bisect): its matchers compare by their classes (Matcher.__lt__, with Python's
+        # preference for a subclass's reflected method), so instances of the same classes,
+        # made without their state, sort as its matchers do.
+        arrays: dict[int, Arrays] = {}
+        pairs = []
+        for part in parts:
+            matched, score, kind = self._query(segment, part, context)
+            token: Any = object.__new__(kind)
+            arrays[id(token)] = matched, score
+            size = part.estimate_size(reader)
+            pairs.append((size if union else 0 - size, token))
+        pairs.sort()
+        while len(pairs) > 1:
+            (a_weight, a), (b_weight, b) = pairs.pop(0), pairs.pop(0)
+            (a_matched, a_score), (b_matched, b_score) = arrays.pop(id(a)), arrays.pop(id(b))
+            if union:
+                joined = a_matched | b_matched, a_score + b_score
+            else:
+                both = a_matched & b_matched
+                joined = both, np.where(both, a_score + b_score, 0.0)
+            kind = UnionMatcher if union else IntersectionMatcher
+            token = object.__new__(kind)
+            arrays[id(token)] = joined
+            insort(pairs, (a_weight + b_weight, token))
+        matched, score = arrays[id(pairs[0][1])]
+        return boosted((matched, score, type(pairs[0][1])), query.boost)
+
+    def _term_query(self, segment: Segment, fieldname: str, text: str, context: Any) -> Node:
+        term = self._scored_term(segment, fieldname, text, context)
+        if term is None:
+            return empty(segment.size)
+        ids, scores, _, kind = term
+        return (*filled(segment.size, ids, scores), kind)
+
+    def _scored_term(
+        self, segment: Segment, fieldname: str, text: str, context: Any
+    ) -> Postings | None:
+        """A term's documents, scores, stored values (positions; none when it is scored
+        otherwise) and matcher class, or None where the segment does not have it
+        (whoosh.query.Term.matcher)."""
+        searcher = segment.searcher
+        if fieldname not in searcher.schema:
+            return None
+        try:
+            word = searcher.schema[fieldname].to_bytes(text)
+        except ValueError:
+            return None
+        key = (segment.index, fieldname, word)
+        kept = self._terms.get(key)
+        if kept is not None:
+            self._terms.move_to_end(key)
+            return kept
+        if (fieldname, word) not in searcher.reader():
+            return None
+        matcher = searcher.postings(fieldname, word, weighting=context.weighting)
+        if not scanned(matcher):
+            return (*walked(matcher), [], type(matcher))
+        kept = (*self._read(segment, matcher), type(matcher))
+        self._terms[key] = kept
+        self._kept += len(kept[0])
+        while self._kept > KEPT_POSTINGS and len(self._terms) > 1:
+            _, (old, *_) = self._terms.popitem(last=False)
+            self._kept -= len(old)
+        return kept
 
     def _evaluate(self, segment: Segment, matcher: Any, advanced: bool = False) -> Arrays:
         """Which documents of a segment a matcher matches, and their scores, as Whoosh's.
@@ -139,49 +237,54 @@ class Scanner:
                 _, score = self._evaluate(segment, sub, advanced=True)
                 total = total + score * matcher._boost
             return total > 0, total
-        if kind is SpanNear2.SpanNear2Matcher and self._scanned_phrase(matcher):
-            return self._phrase(segment, matcher)
         if kind is NullMatcherClass:
-            return np.zeros(segment.size, dtype=bool), np.zeros(segment.size)
+            return empty(segment.size)[:2]
         if scanned(matcher):
-            ids, values, _ = self._term(segment, matcher)
+            ids, values, _ = self._read(segment, matcher)
         elif advanced:
             raise Unscanned(kind.__name__)
         else:
             ids, values = walked(matcher)  # from where it stands: what an intersection needs
         return filled(segment.size, ids, values)
 
-    @staticmethod
-    def _scanned_phrase(matcher: Any) -> bool:
-        """A phrase of words one after the other (builder.py's, slop 1) of scanned terms."""
-        return (
-            matcher.slop == 1
-            and matcher.ordered
-            and matcher.mindist == 1
-            and all(scanned(m) for m in matcher.ms)
-        )
-
-    def _phrase(self, segment: Segment, matcher: Any) -> Arrays:
-        """A phrase's documents, those where its words stand one after the other, scored as
-        the intersection of its terms that Whoosh's phrase matcher wraps (unboosted)."""
-        terms = [self._term(segment, m) for m in matcher.ms]
-        matched, score = in_binary_tree([filled(segment.size, ids, s) for ids, s, _ in terms])
+    def _phrase(self, segment: Segment, query: Any, context: Any) -> Node:
+        """A phrase's documents, those where its words stand one after the other (slop 1),
+        scored as the intersection of its terms that Whoosh's phrase matcher wraps (paired in
+        halves: make_binary_tree), unboosted; checked only in documents that can be found."""
+        searcher = segment.searcher
+        fieldname = query.fieldname
+        if fieldname not in searcher.schema:
+            return empty(segment.size)
+        field = searcher.schema[fieldname]
+        if not field.format or not field.format.supports("positions"):
+            return self._matched(segment, query.matcher(searcher, context))  # as Whoosh: fails
+        terms = []
+        for word in query.words:
+            try:
+                term = self._scored_term(segment, fieldname, field.to_bytes(word), context)
+            except ValueError:
+                return empty(segment.size)
+            if term is None:
+                return empty(segment.size)
+            if len(term[2]) != len(term[0]):  # scored otherwise: walked by Whoosh
+                return self._matched(segment, query.matcher(searcher, context))
+            terms.append(term)
+        matched, score = in_binary_tree([filled(segment.size, ids, s) for ids, s, *_ in terms])
         if segment.wanted is not None:
             matched &= segment.wanted  # the others are never found: no need to read them
-        decode = matcher.ms[0].format.decoder("positions")
+        decode = field.format.decoder("positions")
         for doc in np.flatnonzero(matched):
             starts: set[int] | None = None
-            for offset, (ids, _, values) in enumerate(terms):
+            for offset, (ids, _, values, _) in enumerate(terms):
                 at = {p - offset for p in decode(values[np.searchsorted(ids, doc)])}
                 starts = at if starts is None else starts & at
                 if not starts:
                     matched[doc] = False
                     break
-        return matched, np.where(matched, score, 0.0)
+        return matched, np.where(matched, score, 0.0), SpanNear2.SpanNear2Matcher
 
-    def _term(self, segment: Segment, matcher: Any) -> Term:
-        """A term's documents, scores and stored values (its positions) in a segment, read
-        from its first posting; once, for a term with postings of its own."""
+    def _read(self, segment: Segment, matcher: Any) -> tuple[Any, Any, list[bytes]]:
+        """A term's documents, scores and stored values, from its first posting."""
         if type(matcher) is ListMatcher:  # a term of one or two documents, inlined
             matcher.reset()
             ids, scores, values = [], [], []
@@ -191,21 +294,9 @@ class Scanner:
                 values.append(matcher.value())
                 matcher.next()
             return np.asarray(ids, dtype=np.int64), np.asarray(scores, dtype=float), values
-        fieldname, text = matcher._term
-        key = (segment.index, fieldname, text)
-        kept = self._terms.get(key)
-        if kept is not None:
-            self._terms.move_to_end(key)
-            return kept
         ids, weights, values = postings(matcher)
-        lengths = self._field_lengths(segment, fieldname)[ids]
-        kept = ids, matcher.scorer.scores(weights, lengths), values
-        self._terms[key] = kept
-        self._kept += len(ids)
-        while self._kept > KEPT_POSTINGS and len(self._terms) > 1:
-            _, (old, _, _) = self._terms.popitem(last=False)
-            self._kept -= len(old)
-        return kept
+        lengths = self._field_lengths(segment, matcher._term[0])[ids]
+        return ids, matcher.scorer.scores(weights, lengths), values
 
     def _field_lengths(self, segment: Segment, fieldname: str) -> Any:
         """Each document's length of a field in a segment, as the scorer reads it
@@ -251,6 +342,17 @@ def scanned(matcher: Any) -> bool:
     return kind is ListMatcher and type(matcher._scorer) is CappedBM25FScorer
 
 
+def empty(size: int) -> Node:
+    """Nothing matched (Whoosh's NullMatcher)."""
+    return np.zeros(size, dtype=bool), np.zeros(size), NullMatcherClass
+
+
+def boosted(node: Node, boost: float) -> Node:
+    """A boost as Whoosh applies one: a WrappingMatcher multiplying the scores."""
+    matched, score, _ = node
+    return node if boost == 1.0 else (matched, score * boost, WrappingMatcher)
+
+
 def filled(size: int, ids: Any, scores: Any) -> Arrays:
     matched = np.zeros(size, dtype=bool)
     score = np.zeros(size)
@@ -287,7 +389,7 @@ def field_lengths(reader: Any, fieldname: str, size: int) -> Any:
     return np.where(codes > 0, table[codes], 0.0)  # doc_field_length: None for a 0 byte
 
 
-def postings(matcher: Any) -> Term:
+def postings(matcher: Any) -> tuple[Any, Any, list[bytes]]:
     """A term's document numbers and weights, read a block at a time (whoosh3's own readers)
     from the first: an intersection has moved its matchers on to the first document they
     share, and what is kept is the whole list."""
