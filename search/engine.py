@@ -33,6 +33,20 @@ LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than
 DENSE_DEPTH = 100  # the encoder's nearest texts
 
 
+class Remembered:
+    """A Whoosh column read once per document: a stored column decodes on every read, and the
+    same documents come back query after query."""
+
+    def __init__(self, column: Any) -> None:
+        self.column = column
+        self.read: dict[int, Any] = {}
+
+    def __getitem__(self, docnum: int) -> Any:
+        if docnum not in self.read:
+            self.read[docnum] = self.column[docnum]
+        return self.read[docnum]
+
+
 class Engine:
     """Whoosh finds and ranks versions; the side store gives the records of a key. A lookup by
     rule number needs only the side store, so Whoosh is opened on the first search."""
@@ -47,6 +61,7 @@ class Engine:
         # Answers by (query, filters, limit), oldest first: an engine serves one build.
         self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
         self._searches = 0
+        self._written: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._scan: Any = None
 
     @classmethod
@@ -77,7 +92,7 @@ class Engine:
         reader = self.searcher.reader()
         # Whoosh keeps each rule's origin; a renumbering renames the current key beside it.
         keys = CurrentKeys(reader.column_reader("key"), self.versions.current_keys())
-        return keys, reader.column_reader("lang")
+        return Remembered(keys), Remembered(reader.column_reader("lang"))
 
     @cached_property
     def _outdated(self) -> set[int]:
@@ -289,16 +304,20 @@ class Engine:
         return leads
 
     def written_in(self, word: str, languages: Sequence[str]) -> bool:
-        """Whether a word is in the index's text of any of these languages."""
+        """Whether a word is in the index's text of any of these languages (remembered: a
+        query seen for the first time is mostly words seen before)."""
         from indexer.analyzers import analyzer
         from indexer.schema import text_field
 
-        reader = self.searcher.reader()
-        return any(
-            reader.doc_frequency(text_field(lang), token.text)
-            for lang in languages
-            for token in analyzer(lang)(word)
-        )
+        asked = word, tuple(languages)
+        if asked not in self._written:
+            reader = self.searcher.reader()
+            self._written[asked] = any(
+                reader.doc_frequency(text_field(lang), token.text)
+                for lang in languages
+                for token in analyzer(lang)(word)
+            )
+        return self._written[asked]
 
     def term_languages(self, word: str) -> set[str]:
         """The languages of the term base's terms the word is ("joueur": fr); English for an
