@@ -62,6 +62,26 @@ def exact_name_bonus(scores: Mapping[str, float], named: Iterable[str]) -> Score
     }
 
 
+KEYWORD_SECTION_BONUS = 2.0
+
+
+def keyword_sections_first(scores: Mapping[str, float], sections: Iterable[str]) -> Scores:
+    """A question that names a keyword ability ("¿destello me deja lanzar…?": flash) is asked
+    about it: its section's rules (702.8, 702.8a…) outrank the rules that merely mention the
+    keyword ("601.3b … has flash"); which of them comes first is still the ranking's."""
+    sections = tuple(sections)
+    return {
+        key: score * KEYWORD_SECTION_BONUS if any(in_section(key, s) for s in sections) else score
+        for key, score in scores.items()
+    }
+
+
+def in_section(key: str, section: str) -> bool:
+    """Whether a key is a rule heading or one of its lettered subrules: 702.8 and 702.8a are
+    of 702.8; 702.80 is not."""
+    return key == section or (key.startswith(section) and key[len(section) :].isalpha())
+
+
 def definition_entries(scores: Mapping[str, float]) -> list[str]:
     """The best keys that may be glossary entries: neither a rule number nor a mechanic (a
     mechanic's key already shows its rule: Station with 702.184)."""

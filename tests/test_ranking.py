@@ -245,3 +245,34 @@ def test_the_rules_on_top_of_fusion_still_apply():
     assert rank.in_order(fused)[0] == "205.4d"
     named = rank.exact_name_bonus(fused, {"Legend Rule"})
     assert rank.in_order(named)[0] == "Legend Rule"
+
+
+FLASH = [
+    ("601.3b", "en", "If an effect allows a player to cast a spell with certain qualities as "
+     "though it had flash, that player may consider any choices to be made during that "
+     "spell’s proposal that may cause that spell’s qualities to change. If any such choices "
+     "could cause that effect to apply, that player may begin to cast that spell as though it "
+     "had flash."),
+    ("702.8a", "en", "Flash is a static ability that functions in any zone from which you "
+     "could play the card it’s on. “Flash” means “You may play this card any time you could "
+     "cast an instant.”"),
+    ("702.80a", "en", "Wither is a static ability. Damage dealt to a creature by a source with "
+     "wither isn’t marked on that creature."),
+]  # fmt: skip
+
+
+def test_a_question_about_a_keyword_gets_its_section_first():
+    """ "can I cast a spell with flash": by words 601.3b (cast, spell, flash twice) is first,
+    and the encoder puts it first too; the question names the keyword, so its section (702.8,
+    with 702.8a) comes first, and 702.80a, a section that only begins alike, gains nothing."""
+    query = plain_query("can I cast a spell with flash", asked=True)
+    with tiny_index(FLASH) as searcher:
+        lexical = rank.by_key(candidates(searcher, query), ())
+    assert rank.in_order(lexical) == ["601.3b", "702.8a"]
+    fused = rank.fused(lexical, {"601.3b": 0.52, "702.80a": 0.49, "702.8a": 0.47})
+    assert rank.in_order(fused)[:2] == ["601.3b", "702.8a"]
+    first = rank.keyword_sections_first(fused, {"702.8"})
+    assert rank.in_order(first) == ["702.8a", "601.3b", "702.80a"]
+    assert first["702.8a"] == fused["702.8a"] * rank.KEYWORD_SECTION_BONUS
+    assert first["702.80a"] == fused["702.80a"]
+    assert rank.in_section("702.8", "702.8") and not rank.in_section("702.80a", "702.8")
