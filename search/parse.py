@@ -31,6 +31,9 @@ QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
 # The words that open a question in each language (not "can" or "si": "can" opens "can't").
 OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values()))
 
+# A tournament's words in every language ("penalità", "REL"): judges type "decklist" in any.
+TOURNAMENT_WORDS = frozenset().union(*(lang.tournament_words for lang in LANGUAGES.values()))
+
 
 class Lexicon(Protocol):
     """What the parse stage asks of the index about a word."""
@@ -57,6 +60,7 @@ class Query:
     # Its words that are English though it is not ("ordine APNAP", "une decklist illégale"):
     # searched as typed in the English text too.
     english: tuple[str, ...] = ()
+    tournament: bool = False  # asked of a tournament: a word of TOURNAMENT_WORDS is in it
 
     @property
     def named(self) -> str:
@@ -80,7 +84,15 @@ def parse(text: str, lexicon: Lexicon) -> Query:
         words=words,
         languages=languages,
         english=tuple(english_words(words, languages, lexicon)),
+        tournament=is_about_a_tournament(text),
     )
+
+
+def is_about_a_tournament(text: str) -> bool:
+    """Whether a query has a tournament's word ("che penalità…", "en REL Regular…"): the judge
+    documents answer it."""
+    words = (bare(t.strip(SENTENCE_MARKS)).lower() for t in TOKEN.findall(text))
+    return any(word in TOURNAMENT_WORDS for word in words)
 
 
 def is_plain(text: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from corpus.model.documents import is_judge_key
 from corpus.model.mechanics import by_english
 from corpus.model.numbers import RuleNumber, sort_key
 
@@ -72,6 +73,21 @@ def keyword_sections_first(scores: Mapping[str, float], sections: Iterable[str])
     sections = tuple(sections)
     return {
         key: score * KEYWORD_SECTION_BONUS if any(in_section(key, s) for s in sections) else score
+        for key, score in scores.items()
+    }
+
+
+JUDGE_DOCUMENT_BONUS = 3.0  # measured on eval/judge-tuning.tsv (2: hit@3 0.48, 3: 0.52)
+
+
+def judge_documents_first(scores: Mapping[str, float], tournament: bool) -> Scores:
+    """A query about a tournament ("mis fundas están marcadas, ¿qué penalización…?") is asked
+    of the judge documents: their sections (MTR, IPG, JAR) outrank the CR's rules that share
+    its words or its meaning (104.3k, a game's loss, for a penalty)."""
+    if not tournament:
+        return dict(scores)
+    return {
+        key: score * JUDGE_DOCUMENT_BONUS if is_judge_key(key) else score
         for key, score in scores.items()
     }
 

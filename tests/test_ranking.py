@@ -17,7 +17,7 @@ from corpus.model.numbers import cited_numbers
 from indexer.analyzers import analyzer
 from indexer.schema import build_schema, text_field
 from search import rank, retrieve
-from search.parse import Query, content_tokens, is_stop_word
+from search.parse import Query, content_tokens, is_about_a_tournament, is_stop_word
 from search.retrieve import Candidate
 from search.scoring import LENGTH_CAP, PerLanguageBM25F
 
@@ -276,3 +276,36 @@ def test_a_question_about_a_keyword_gets_its_section_first():
     assert first["702.8a"] == fused["702.8a"] * rank.KEYWORD_SECTION_BONUS
     assert first["702.80a"] == fused["702.80a"]
     assert rank.in_section("702.8", "702.8") and not rank.in_section("702.80a", "702.8")
+
+
+@pytest.mark.parametrize(
+    ("query", "tournament"),
+    [
+        ("mis fundas estan marcadas, que penalizacion me pueden poner", True),
+        ("che penalità prende chi vede carte in più mentre mescola il mazzo?", True),
+        ("un joueur n'est pas à sa table au début de la ronde, quelle pénalité ?", True),
+        ("en REL Regular, ¿cuándo se descalifica a un jugador?", True),
+        ("am I allowed to take notes during a match?", True),
+        ("cosa succede se pesco da un grimorio vuoto", False),
+        ("¿puedo responder a una habilidad de maná?", False),
+        ("when is damage removed from creatures", False),
+    ],
+)
+def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
+    query: str, tournament: bool
+):
+    """ "penalizacion", "penalità", "ronde", "REL", "match": the question is of a tournament;
+    a game's question ("grimorio vuoto", "habilidad de maná") is not."""
+    assert is_about_a_tournament(query) is tournament
+
+
+def test_a_tournament_question_gets_the_judge_documents_first():
+    """Asked of a tournament, IPG 3.8 (Marked Cards), second by meaning, outranks 104.3k (a
+    game's loss), first by words and by meaning; a game's question leaves the order as it is."""
+    fused = rank.fused({"104.3k": 7.0, "701.32c": 6.0}, {"104.3k": 0.48, "IPG 3.8": 0.46})
+    assert rank.in_order(fused)[0] == "104.3k"
+    assert rank.in_order(rank.judge_documents_first(fused, False)) == rank.in_order(fused)
+    judged = rank.judge_documents_first(fused, True)
+    assert rank.in_order(judged)[0] == "IPG 3.8"
+    assert judged["IPG 3.8"] == fused["IPG 3.8"] * rank.JUDGE_DOCUMENT_BONUS
+    assert judged["104.3k"] == fused["104.3k"]
