@@ -175,7 +175,7 @@ class Engine:
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
         scores = rank.definitions_lead_to_rules(scores, leads)
-        scores = rank.judge_documents_first(scores, query.tournament)
+        scores = rank.judge_documents_first(scores, query.tournament, query.level_document)
         results = present.filled(
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )

@@ -61,6 +61,7 @@ class Query:
     # searched as typed in the English text too.
     english: tuple[str, ...] = ()
     tournament: bool = False  # asked of a tournament: a word of TOURNAMENT_WORDS is in it
+    level_document: str | None = None  # the judge document its tournament's level is judged by
 
     @property
     def named(self) -> str:
@@ -85,14 +86,29 @@ def parse(text: str, lexicon: Lexicon) -> Query:
         languages=languages,
         english=tuple(english_words(words, languages, lexicon)),
         tournament=is_about_a_tournament(text),
+        level_document=level_document(text),
     )
 
 
 def is_about_a_tournament(text: str) -> bool:
     """Whether a query has a tournament's word ("che penalità…", "en REL Regular…"): the judge
     documents answer it."""
-    words = (bare(t.strip(SENTENCE_MARKS)).lower() for t in TOKEN.findall(text))
-    return any(word in TOURNAMENT_WORDS for word in words)
+    return any(word in TOURNAMENT_WORDS for word in plain_words(text))
+
+
+def level_document(text: str) -> str | None:
+    """The judge document of the tournament level a query names ("en REL Regular": jar,
+    "a competitive": ipg; corpus.model.documents.LEVEL_WORDS), if it names one only."""
+    from corpus.model.documents import LEVEL_WORDS
+
+    words = set(plain_words(text))
+    named = [doc for doc, level in LEVEL_WORDS.items() if words & level]
+    return named[0] if len(named) == 1 else None
+
+
+def plain_words(text: str) -> list[str]:
+    """A query's words, lowercase, without the punctuation around them or an elided article."""
+    return [bare(t.strip(SENTENCE_MARKS)).lower() for t in TOKEN.findall(text)]
 
 
 def is_plain(text: str) -> bool:

@@ -17,7 +17,13 @@ from corpus.model.numbers import cited_numbers
 from indexer.analyzers import analyzer
 from indexer.schema import build_schema, text_field
 from search import rank, retrieve
-from search.parse import Query, content_tokens, is_about_a_tournament, is_stop_word
+from search.parse import (
+    Query,
+    content_tokens,
+    is_about_a_tournament,
+    is_stop_word,
+    level_document,
+)
 from search.retrieve import Candidate
 from search.scoring import LENGTH_CAP, PerLanguageBM25F
 
@@ -309,3 +315,18 @@ def test_a_tournament_question_gets_the_judge_documents_first():
     assert rank.in_order(judged)[0] == "IPG 3.8"
     assert judged["IPG 3.8"] == fused["IPG 3.8"] * rank.JUDGE_DOCUMENT_BONUS
     assert judged["104.3k"] == fused["104.3k"]
+
+
+def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
+    """ "en REL Regular…", "at FNM", "torneo casual": the JAR; "a competitive": the IPG; a
+    query naming both levels, or none, prefers neither. Asked so, the JAR's part outranks the
+    IPG's infraction that shares its words."""
+    assert level_document("en REL Regular, ¿cuándo se descalifica a un jugador?") == "jar"
+    assert level_document("torneo casual, l'avversario si è scordato un innesco") == "jar"
+    assert level_document("a competitive un giocatore pesca otto carte") == "ipg"
+    assert level_document("regular or competitive, what changes?") is None
+    assert level_document("quelle pénalité pour une decklist illégale") is None
+    fused = {"IPG 2.3": 0.020, "JAR a-player-makes-an-in-game-error-not": 0.015, "104.1": 0.016}
+    judged = rank.judge_documents_first(fused, True, "jar")
+    assert rank.in_order(judged) == ["JAR a-player-makes-an-in-game-error-not", "IPG 2.3", "104.1"]
+    assert judged["IPG 2.3"] == fused["IPG 2.3"] * rank.JUDGE_DOCUMENT_BONUS
