@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property, partial
 from pathlib import Path
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 ANSWERS_KEPT = 256  # searches an engine remembers
 LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
 DENSE_DEPTH = 100  # the encoder's nearest texts
+KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
 
 
 class Remembered:
@@ -188,8 +190,10 @@ class Engine:
         if dense:
             scores = rank.fused(scores, rank.by_key(dense, query.languages))
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores))
+        scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
         scores = rank.definitions_lead_to_rules(scores, leads)
+        scores = rank.judge_documents_first(scores, query.tournament, query.level_document)
         results = present.filled(
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )
@@ -271,6 +275,24 @@ class Engine:
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
         headed |= {key for name in named for key in self.versions.listing(name)}
         return keys | (headed & set(scores))
+
+    def _keyword_sections(self, query: Query) -> set[str]:
+        """The keyword abilities' sections (702.x) a question or sentence mentions in its own
+        language or in English ("la célérité permet-elle…": haste, 702.10). A term or two
+        names its concept already (`_named_keys`). Keyword actions (701) are not taken: cast
+        and activate are in every other question and answer few of them."""
+        from search import retrieve
+
+        if not query.plain or not (query.asked or len(query.words) >= retrieve.SENTENCE_WORDS):
+            return set()
+        languages = {*(query.languages or ()), "en"}
+        concepts = {c for lang in languages for c in self.termbase.concepts_in(query.text, lang)}
+        return {
+            key
+            for concept in concepts
+            for key in self.versions.headed(fold(concept))
+            if KEYWORD_SECTION.fullmatch(key)
+        }
 
     def _concepts_named(self, text: str, asked: bool) -> set[str]:
         """The concepts the whole query names; for a question, else those all of it but one

@@ -31,6 +31,9 @@ QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
 # The words that open a question in each language (not "can" or "si": "can" opens "can't").
 OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values()))
 
+# A tournament's words in every language ("penalità", "REL"): judges type "decklist" in any.
+TOURNAMENT_WORDS = frozenset().union(*(lang.tournament_words for lang in LANGUAGES.values()))
+
 
 class Lexicon(Protocol):
     """What the parse stage asks of the index about a word."""
@@ -57,6 +60,8 @@ class Query:
     # Its words that are English though it is not ("ordine APNAP", "une decklist illégale"):
     # searched as typed in the English text too.
     english: tuple[str, ...] = ()
+    tournament: bool = False  # asked of a tournament: a word of TOURNAMENT_WORDS is in it
+    level_document: str | None = None  # the judge document its tournament's level is judged by
 
     @property
     def named(self) -> str:
@@ -80,7 +85,30 @@ def parse(text: str, lexicon: Lexicon) -> Query:
         words=words,
         languages=languages,
         english=tuple(english_words(words, languages, lexicon)),
+        tournament=is_about_a_tournament(text),
+        level_document=level_document(text),
     )
+
+
+def is_about_a_tournament(text: str) -> bool:
+    """Whether a query has a tournament's word ("che penalità…", "en REL Regular…"): the judge
+    documents answer it."""
+    return any(word in TOURNAMENT_WORDS for word in plain_words(text))
+
+
+def level_document(text: str) -> str | None:
+    """The judge document of the tournament level a query names ("en REL Regular": jar,
+    "a competitive": ipg; corpus.model.documents.LEVEL_WORDS), if it names one only."""
+    from corpus.model.documents import LEVEL_WORDS
+
+    words = set(plain_words(text))
+    named = [doc for doc, level in LEVEL_WORDS.items() if words & level]
+    return named[0] if len(named) == 1 else None
+
+
+def plain_words(text: str) -> list[str]:
+    """A query's words, lowercase, without the punctuation around them or an elided article."""
+    return [bare(t.strip(SENTENCE_MARKS)).lower() for t in TOKEN.findall(text)]
 
 
 def is_plain(text: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from corpus.model.documents import doc_of_key, is_judge_key
 from corpus.model.mechanics import by_english
 from corpus.model.numbers import RuleNumber, sort_key
 
@@ -60,6 +61,51 @@ def exact_name_bonus(scores: Mapping[str, float], named: Iterable[str]) -> Score
     return {
         key: score * EXACT_NAME_BONUS if key in named else score for key, score in scores.items()
     }
+
+
+KEYWORD_SECTION_BONUS = 2.0
+
+
+def keyword_sections_first(scores: Mapping[str, float], sections: Iterable[str]) -> Scores:
+    """A question that names a keyword ability ("¿destello me deja lanzar…?": flash) is asked
+    about it: its section's rules (702.8, 702.8a…) outrank the rules that merely mention the
+    keyword ("601.3b … has flash"); which of them comes first is still the ranking's."""
+    sections = tuple(sections)
+    return {
+        key: score * KEYWORD_SECTION_BONUS if any(in_section(key, s) for s in sections) else score
+        for key, score in scores.items()
+    }
+
+
+JUDGE_DOCUMENT_BONUS = 3.0  # measured on eval/judge-tuning.tsv (2: hit@3 0.48, 3: 0.52)
+LEVEL_DOCUMENT_BONUS = 2.0  # and the level's document (1.5 and 2: 0.50 -> 0.56)
+
+
+def judge_documents_first(
+    scores: Mapping[str, float], tournament: bool, level_document: str | None = None
+) -> Scores:
+    """A query about a tournament ("mis fundas están marcadas, ¿qué penalización…?") is asked
+    of the judge documents: their sections (MTR, IPG, JAR) outrank the CR's rules that share
+    its words or its meaning (104.3k, a game's loss, for a penalty). One that names its
+    level is asked of the document that level is judged by above the others ("en REL Regular":
+    the JAR, not the IPG's infraction with the same words)."""
+    if not tournament:
+        return dict(scores)
+    return {
+        key: score * judge_weight(key, level_document) if is_judge_key(key) else score
+        for key, score in scores.items()
+    }
+
+
+def judge_weight(key: str, level_document: str | None) -> float:
+    level = doc_of_key(key) == level_document
+    return JUDGE_DOCUMENT_BONUS * (LEVEL_DOCUMENT_BONUS if level else 1.0)
+
+
+def in_section(key: str, section: str) -> bool:
+    """Whether a key is a rule heading or one of its lettered subrules: 702.8 and 702.8a are
+    of 702.8; 702.80 is not."""
+    return key == section or (key.startswith(section) and key[len(section) :].isalpha())
 
 
 def definition_entries(scores: Mapping[str, float]) -> list[str]:

@@ -17,7 +17,13 @@ from corpus.model.numbers import cited_numbers
 from indexer.analyzers import analyzer
 from indexer.schema import build_schema, text_field
 from search import rank, retrieve
-from search.parse import Query, content_tokens, is_stop_word
+from search.parse import (
+    Query,
+    content_tokens,
+    is_about_a_tournament,
+    is_stop_word,
+    level_document,
+)
 from search.retrieve import Candidate
 from search.scoring import LENGTH_CAP, PerLanguageBM25F
 
@@ -245,3 +251,82 @@ def test_the_rules_on_top_of_fusion_still_apply():
     assert rank.in_order(fused)[0] == "205.4d"
     named = rank.exact_name_bonus(fused, {"Legend Rule"})
     assert rank.in_order(named)[0] == "Legend Rule"
+
+
+FLASH = [
+    ("601.3b", "en", "If an effect allows a player to cast a spell with certain qualities as "
+     "though it had flash, that player may consider any choices to be made during that "
+     "spell’s proposal that may cause that spell’s qualities to change. If any such choices "
+     "could cause that effect to apply, that player may begin to cast that spell as though it "
+     "had flash."),
+    ("702.8a", "en", "Flash is a static ability that functions in any zone from which you "
+     "could play the card it’s on. “Flash” means “You may play this card any time you could "
+     "cast an instant.”"),
+    ("702.80a", "en", "Wither is a static ability. Damage dealt to a creature by a source with "
+     "wither isn’t marked on that creature."),
+]  # fmt: skip
+
+
+def test_a_question_about_a_keyword_gets_its_section_first():
+    """ "can I cast a spell with flash": by words 601.3b (cast, spell, flash twice) is first,
+    and the encoder puts it first too; the question names the keyword, so its section (702.8,
+    with 702.8a) comes first, and 702.80a, a section that only begins alike, gains nothing."""
+    query = plain_query("can I cast a spell with flash", asked=True)
+    with tiny_index(FLASH) as searcher:
+        lexical = rank.by_key(candidates(searcher, query), ())
+    assert rank.in_order(lexical) == ["601.3b", "702.8a"]
+    fused = rank.fused(lexical, {"601.3b": 0.52, "702.80a": 0.49, "702.8a": 0.47})
+    assert rank.in_order(fused)[:2] == ["601.3b", "702.8a"]
+    first = rank.keyword_sections_first(fused, {"702.8"})
+    assert rank.in_order(first) == ["702.8a", "601.3b", "702.80a"]
+    assert first["702.8a"] == fused["702.8a"] * rank.KEYWORD_SECTION_BONUS
+    assert first["702.80a"] == fused["702.80a"]
+    assert rank.in_section("702.8", "702.8") and not rank.in_section("702.80a", "702.8")
+
+
+@pytest.mark.parametrize(
+    ("query", "tournament"),
+    [
+        ("mis fundas estan marcadas, que penalizacion me pueden poner", True),
+        ("che penalità prende chi vede carte in più mentre mescola il mazzo?", True),
+        ("un joueur n'est pas à sa table au début de la ronde, quelle pénalité ?", True),
+        ("en REL Regular, ¿cuándo se descalifica a un jugador?", True),
+        ("am I allowed to take notes during a match?", True),
+        ("cosa succede se pesco da un grimorio vuoto", False),
+        ("¿puedo responder a una habilidad de maná?", False),
+        ("when is damage removed from creatures", False),
+    ],
+)
+def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
+    query: str, tournament: bool
+):
+    """ "penalizacion", "penalità", "ronde", "REL", "match": the question is of a tournament;
+    a game's question ("grimorio vuoto", "habilidad de maná") is not."""
+    assert is_about_a_tournament(query) is tournament
+
+
+def test_a_tournament_question_gets_the_judge_documents_first():
+    """Asked of a tournament, IPG 3.8 (Marked Cards), second by meaning, outranks 104.3k (a
+    game's loss), first by words and by meaning; a game's question leaves the order as it is."""
+    fused = rank.fused({"104.3k": 7.0, "701.32c": 6.0}, {"104.3k": 0.48, "IPG 3.8": 0.46})
+    assert rank.in_order(fused)[0] == "104.3k"
+    assert rank.in_order(rank.judge_documents_first(fused, False)) == rank.in_order(fused)
+    judged = rank.judge_documents_first(fused, True)
+    assert rank.in_order(judged)[0] == "IPG 3.8"
+    assert judged["IPG 3.8"] == fused["IPG 3.8"] * rank.JUDGE_DOCUMENT_BONUS
+    assert judged["104.3k"] == fused["104.3k"]
+
+
+def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
+    """ "en REL Regular…", "at FNM", "torneo casual": the JAR; "a competitive": the IPG; a
+    query naming both levels, or none, prefers neither. Asked so, the JAR's part outranks the
+    IPG's infraction that shares its words."""
+    assert level_document("en REL Regular, ¿cuándo se descalifica a un jugador?") == "jar"
+    assert level_document("torneo casual, l'avversario si è scordato un innesco") == "jar"
+    assert level_document("a competitive un giocatore pesca otto carte") == "ipg"
+    assert level_document("regular or competitive, what changes?") is None
+    assert level_document("quelle pénalité pour une decklist illégale") is None
+    fused = {"IPG 2.3": 0.020, "JAR a-player-makes-an-in-game-error-not": 0.015, "104.1": 0.016}
+    judged = rank.judge_documents_first(fused, True, "jar")
+    assert rank.in_order(judged) == ["JAR a-player-makes-an-in-game-error-not", "IPG 2.3", "104.1"]
+    assert judged["IPG 2.3"] == fused["IPG 2.3"] * rank.JUDGE_DOCUMENT_BONUS

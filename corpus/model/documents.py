@@ -25,6 +25,41 @@ LAYOUTS = {
     "judging-at-regular": "jar",
 }
 
+# The judge document a tournament's level is judged by, and the words that say the level in
+# every language: the JAR at Regular REL (a store's casual event, FNM), the IPG at Competitive
+# and Professional (as both documents' introductions say).
+LEVEL_WORDS = {
+    "jar": frozenset(
+        {
+            "regular",
+            "regolare",
+            "régulier",
+            "régulière",
+            "fnm",
+            "casual",
+            "amichevole",
+            "store",
+            "negozio",
+            "magasin",
+            "tienda",
+            "loja",
+        }
+    ),
+    "ipg": frozenset(
+        {
+            "competitive",
+            "competitivo",
+            "competitiva",
+            "compétitive",
+            "compétitif",
+            "professional",
+            "professionale",
+            "professionnel",
+            "profesional",
+        }
+    ),
+}
+
 _PREFIX = re.compile(r"^(mtr|ipg|jar)(?![a-z])\s*", re.IGNORECASE)
 _NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
 _SLUG = re.compile(r"[^\w]+")

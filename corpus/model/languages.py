@@ -46,10 +46,18 @@ class Language:
     # The words of a question ("how does warp work"), and those that open one.
     question_words: frozenset[str] = frozenset()
     question_openers: frozenset[str] = frozenset()
+    # Words a question about a tournament has ("penalità", "REL", "decklist"): the judge
+    # documents (MTR, IPG, JAR) answer it rather than the CR.
+    tournament_words: frozenset[str] = frozenset()
     # The language's name in English sentences ("no French text for 704"), and a few searches
     # the web app's home page offers in it.
     english_name: str = ""
     example_searches: tuple[str, ...] = ()
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a text, as a set: a table's long word lists written as prose."""
+    return frozenset(text.split())
 
 
 LANGUAGES: dict[str, Language] = {
@@ -161,6 +169,12 @@ LANGUAGES: dict[str, Language] = {
                 "quanti",
                 "quante",
             )
+        ),
+        tournament_words=word_set(
+            "penalità penalita penalizzazione infrazione infrazioni ammonizione squalifica "
+            "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
+            "imbrogliare spettatore spettatori competitivo competitiva negozio rel decklist "
+            "sideboard match prerelease sealed draft"
         ),
     ),
     "fr": Language(
@@ -283,6 +297,12 @@ LANGUAGES: dict[str, Language] = {
                 "combien",
             )
         ),
+        tournament_words=word_set(
+            "pénalité pénalités penalite infraction infractions avertissement "
+            "disqualification disqualifié juge juges arbitre tournoi tournois ronde rondes "
+            "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
+            "scellé réservoir magasin rel decklist sideboard match matchs"
+        ),
     ),
     "es": Language(
         code="es",
@@ -375,6 +395,13 @@ LANGUAGES: dict[str, Language] = {
                 "cuántos",
                 "cuántas",
             )
+        ),
+        tournament_words=word_set(
+            "penalización penalizacion penalizaciones penalidad sanción sancion infracción "
+            "infraccion advertencia descalificación descalificacion descalifica descalificado "
+            "juez jueces árbitro arbitro torneo torneos ronda rondas fundas funda trampa "
+            "trampas banquillo espectador espectadores competitivo competitiva tienda rel "
+            "decklist sideboard"
         ),
     ),
     "pt": Language(
@@ -471,6 +498,11 @@ LANGUAGES: dict[str, Language] = {
                 "quantas",
                 "porque",
             )
+        ),
+        tournament_words=word_set(
+            "penalidade penalidades infração advertência desqualificação desqualificado juiz "
+            "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
+            "loja rel decklist sideboard"
         ),
     ),
     "en": Language(
@@ -572,6 +604,12 @@ LANGUAGES: dict[str, Language] = {
                 "is",
                 "are",
             )
+        ),
+        tournament_words=word_set(
+            "penalty penalties infraction infractions warning disqualification disqualified "
+            "disqualify judge judges tournament tournaments rel decklist decklists sideboard "
+            "sleeves sleeve cheating cheat round rounds match matches sealed draft booster "
+            "boosters fnm prerelease competitive casual spectator spectators store"
         ),
     ),
 }
