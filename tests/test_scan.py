@@ -80,9 +80,9 @@ def test_the_scan_finds_the_collectors_documents_and_scores_on_the_seeds(seeds_e
 
 @pytest.fixture(scope="module")
 def large_segment(shared_data: Path) -> object:
-    """A searcher over one in-memory segment of some 6,500 documents, the lines of two English
-    editions, and the Italian seed's beside them (past 5000 documents Whoosh adds an OR up in a weighted
-    tree of unions, as on a full library, rather than in an array)."""
+    """A searcher over one in-memory segment of some 6,500 documents: the lines of two English
+    editions, and the Italian seed's beside them (past 5000 documents Whoosh adds an OR up in
+    a weighted tree of unions, as on a full library, rather than in an array)."""
     from whoosh.filedb.filestore import RamStorage
 
     from indexer.schema import build_schema
