@@ -35,6 +35,20 @@ DENSE_DEPTH = 100  # the encoder's nearest texts
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
 
 
+class Remembered:
+    """A Whoosh column read once per document: a stored column decodes on every read, and the
+    same documents come back query after query."""
+
+    def __init__(self, column: Any) -> None:
+        self.column = column
+        self.read: dict[int, Any] = {}
+
+    def __getitem__(self, docnum: int) -> Any:
+        if docnum not in self.read:
+            self.read[docnum] = self.column[docnum]
+        return self.read[docnum]
+
+
 class Engine:
     """Whoosh finds and ranks versions; the side store gives the records of a key. A lookup by
     rule number needs only the side store, so Whoosh is opened on the first search."""
@@ -48,6 +62,9 @@ class Engine:
         self.versions = Reader(folder)  # each version's record, editions and sources
         # Answers by (query, filters, limit), oldest first: an engine serves one build.
         self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
+        self._searches = 0
+        self._written: dict[tuple[str, tuple[str, ...]], bool] = {}
+        self._scan: Any = None
 
     @classmethod
     def of_build(cls, home: Path, current: Current) -> Engine:
@@ -77,7 +94,7 @@ class Engine:
         reader = self.searcher.reader()
         # Whoosh keeps each rule's origin; a renumbering renames the current key beside it.
         keys = CurrentKeys(reader.column_reader("key"), self.versions.current_keys())
-        return keys, reader.column_reader("lang")
+        return Remembered(keys), Remembered(reader.column_reader("lang"))
 
     @cached_property
     def _outdated(self) -> set[int]:
@@ -164,6 +181,7 @@ class Engine:
             depth=max(LEXICAL_DEPTH, limit * 20),
             within=self._filter(filters),
             hidden=hidden,
+            scanner=self._scanner(),
         )
         scores = rank.by_key(lexical.candidates, query.languages, self.coverage)
         dense = ()
@@ -180,6 +198,20 @@ class Engine:
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+
+    def _scanner(self) -> Any:
+        """Whoosh's documents scored in arrays (search/scan.py) from an engine's second search
+        on: a process that searches once (the command line) would spend more on importing numpy
+        than it saves; one that answers many (the web app, the eval) saves most of each query's
+        time, and keeps each term's scored postings for the next."""
+        self._searches += 1
+        if self._searches < 2:
+            return None
+        if self._scan is None:
+            from search.scan import Scanner
+
+            self._scan = Scanner(self.searcher)
+        return self._scan
 
     @cached_property
     def coverage(self) -> dict[str, float]:
@@ -294,16 +326,20 @@ class Engine:
         return leads
 
     def written_in(self, word: str, languages: Sequence[str]) -> bool:
-        """Whether a word is in the index's text of any of these languages."""
+        """Whether a word is in the index's text of any of these languages (remembered: a
+        query seen for the first time is mostly words seen before)."""
         from indexer.analyzers import analyzer
         from indexer.schema import text_field
 
-        reader = self.searcher.reader()
-        return any(
-            reader.doc_frequency(text_field(lang), token.text)
-            for lang in languages
-            for token in analyzer(lang)(word)
-        )
+        asked = word, tuple(languages)
+        if asked not in self._written:
+            reader = self.searcher.reader()
+            self._written[asked] = any(
+                reader.doc_frequency(text_field(lang), token.text)
+                for lang in languages
+                for token in analyzer(lang)(word)
+            )
+        return self._written[asked]
 
     def term_languages(self, word: str) -> set[str]:
         """The languages of the term base's terms the word is ("joueur": fr); English for an

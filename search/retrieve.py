@@ -55,30 +55,39 @@ def lexical(
     depth: int,
     within: Any = None,
     hidden: set[int] | None = None,
+    scanner: Any = None,
 ) -> Retrieved:
     """Whoosh's best `depth` documents for the query, among `within` (a filter: a query or a
-    set of document numbers) and not `hidden` (document numbers of outdated texts)."""
+    set of document numbers) and not `hidden` (document numbers of outdated texts); found by
+    Whoosh's collector, or by the `scanner` (search/scan.py: the same documents, faster once
+    numpy is loaded)."""
+
+    def best(whoosh_query: Any) -> list[tuple[float, int]]:
+        if scanner is not None:
+            return scanner.top(whoosh_query, depth, within, hidden)
+        mask = hidden or None
+        return searcher.search(whoosh_query, limit=depth, filter=within, mask=mask).top_n
+
     whoosh_query, matched = builder.lexical(
         query, translations, searcher.schema, every_word=not query.asked
     )
-    hits = searcher.search(whoosh_query, limit=depth, filter=within, mask=hidden or None)
+    top = best(whoosh_query)
     missing: tuple[str, ...] = ()
     partial = False
     if query.asked:
         missing = not_found(searcher.reader(), query, translations)
         partial = bool(missing)
-    elif not hits.top_n and query.plain and len(query.words) > 1:
+    elif not top and query.plain and len(query.words) > 1:
         # No rule has every word: rules with some of them, ranked by how many and how rare,
         # and which words were found nowhere.
         missing, partial = not_found(searcher.reader(), query, translations), True
         whoosh_query, matched = builder.lexical(
             query, translations, searcher.schema, every_word=False
         )
-        hits = searcher.search(whoosh_query, limit=depth, filter=within, mask=hidden or None)
+        top = best(whoosh_query)
     keys, langs = columns
     candidates = tuple(
-        Candidate(docnum, result_key(keys[docnum]), langs[docnum], score)
-        for score, docnum in hits.top_n
+        Candidate(docnum, result_key(keys[docnum]), langs[docnum], score) for score, docnum in top
     )
     return Retrieved(candidates, frozenset(matched), missing, partial)
 

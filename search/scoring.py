@@ -10,7 +10,7 @@ from __future__ import annotations
 from math import log
 from typing import Any
 
-from whoosh.scoring import BM25F, BM25FScorer
+from whoosh.scoring import BM25F, BM25FScorer, bm25
 
 
 def documents_in(searcher: Any, fieldname: str) -> int:
@@ -48,3 +48,9 @@ class CappedBM25FScorer(BM25FScorer):
 
     def _score(self, weight: float, length: float) -> float:
         return float(super()._score(weight, min(length, LENGTH_CAP * self.avgfl)))
+
+    def scores(self, weights: Any, lengths: Any) -> Any:
+        """`_score` of numpy arrays of postings' weights and lengths (search/scan.py): the same
+        formula, operation for operation, so each is the float `_score` gives."""
+        capped = lengths.clip(max=LENGTH_CAP * self.avgfl)
+        return bm25(self.idf, weights, capped, self.avgfl, self.B, self.K1)
