@@ -101,12 +101,14 @@ class Meaning:
                 return asked
         import numpy as np
 
-        query = self.encoder().embed_query(text)
+        encoder = self.encoder()
+        query = encoder.embed_query(text)
         with self._lock:  # the first call reads the rows, maps the vectors, builds the columns
             rows = self.rows
             vectors = self._vectors
             lang_column, key_column = self._columns
-        scores = vectors @ query
+        with encoder.one_thread():
+            scores = vectors @ query
         if langs is not None or keys_allowed is not None:
             keep = np.ones(len(rows), dtype=bool)
             if langs is not None:
