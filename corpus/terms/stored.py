@@ -3,9 +3,9 @@ at a time.
 
 A search names a few concepts; unpickling the whole term base (3,200 terms and the tables of
 their stems, 850 KB) cost every `mtgrules search` some 15 ms before its first word. Here each
-word looks up its own rows, once (the rows read are kept). What walks the whole term base
-(a text's concepts, `term`'s rules, an added edition's enrichment) reads that table whole, on
-first use. The file is written by our own build and read by the same code (corpus/paths.py's
+word looks up its own rows, once (the rows read are kept), and a text's concepts the terms
+that begin with its words' stems. What walks the whole term base (`term`'s rules, an added
+edition's enrichment) reads that table whole, on first use. The file is written by our own build and read by the same code (corpus/paths.py's
 TERMBASE_READY; the code's hash is in the build's fingerprint)."""
 
 from __future__ import annotations
@@ -14,12 +14,9 @@ import sqlite3
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from corpus.terms.termbase import Term, TermBase
-
-if TYPE_CHECKING:
-    from collections.abc import Iterator
 
 Key = tuple[str, tuple[str, ...]]  # (language, stems)
 Form = tuple[str, tuple[str, ...]]  # (concept, the words of its term as written)
@@ -28,12 +25,13 @@ _SCHEMA = """
 CREATE TABLE terms (concept TEXT, english TEXT, lang TEXT, term TEXT, source TEXT,
     period TEXT, count INTEGER, confidence REAL, general INTEGER);
 CREATE TABLE english (name TEXT);
-CREATE TABLE stems (lang TEXT, stems TEXT, size INTEGER, concept TEXT);
+CREATE TABLE stems (lang TEXT, stems TEXT, size INTEGER, concept TEXT, first TEXT);
 CREATE TABLE forms (general INTEGER, lang TEXT, stems TEXT, concept TEXT, words TEXT);
 """
 _INDEXES = """
 CREATE INDEX terms_concept ON terms (concept);
 CREATE INDEX forms_key ON forms (lang, stems, general);
+CREATE INDEX stems_first ON stems (lang, first);
 """
 _TERM_COLUMNS = "english, lang, term, source, period, count, confidence, general"
 _SEPARATOR = "\x1f"  # between the stems and the words of a term: none of them holds it
@@ -82,9 +80,9 @@ def to_bytes(
         )
         db.executemany("INSERT INTO english VALUES (?)", ((name,) for name in english))
         db.executemany(
-            "INSERT INTO stems VALUES (?, ?, ?, ?)",
+            "INSERT INTO stems VALUES (?, ?, ?, ?, ?)",
             (
-                (lang, _joined(stems), len(stems), concept)
+                (lang, _joined(stems), len(stems), concept, stems[0])
                 for (lang, stems), concepts in by_stems.items()
                 for concept in sorted(concepts)
             ),
@@ -141,6 +139,25 @@ class _Forms(dict[Key, set[Form]]):
         return found
 
 
+class _Starts(dict[tuple[str, str], list[tuple[str, ...]]]):
+    """(language, first stem) -> the term keys that begin with it, shortest first, read from the
+    database on first use: a question's concepts (`concepts_in`) ask a few words' rows, not the
+    whole table."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        super().__init__()
+        self._db = db
+
+    def get(self, start: tuple[str, str], default: object = None) -> list[tuple[str, ...]]:
+        found = super().get(start)
+        if found is None:
+            rows = self._db.execute(
+                "SELECT stems FROM stems WHERE lang = ? AND first = ? ORDER BY size, rowid", start
+            )
+            found = self[start] = [_split(stems) for stems in dict.fromkeys(r for (r,) in rows)]
+        return found
+
+
 class _TermsOf(dict[str, list[Term]]):
     """A concept (lower case) -> its terms, in the term base's order, read on first use."""
 
@@ -179,18 +196,9 @@ class StoredTermBase(TermBase):
     def english(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(name for (name,) in self._db.execute("SELECT name FROM english"))
 
-    def _stem_keys(self) -> Iterator[Key]:
-        """Every key, shortest first, in the order of the term base saved (a key of several
-        concepts has a row for each)."""
-        rows = self._db.execute("SELECT lang, stems FROM stems ORDER BY size, rowid")
-        return ((lang, _split(stems)) for lang, stems in dict.fromkeys(rows))
-
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
         if self._starts_table is None:
-            starts: dict[tuple[str, str], list[tuple[str, ...]]] = {}
-            for lang, key in self._stem_keys():
-                starts.setdefault((lang, key[0]), []).append(key)
-            self._starts_table = starts
+            self._starts_table = _Starts(self._db)
         return self._starts_table
 
     def to_ready(self) -> bytes:
