@@ -5,8 +5,9 @@ A search names a few concepts; unpickling the whole term base (3,200 terms and t
 their stems, 850 KB) cost every `mtgrules search` some 15 ms before its first word. Here each
 word looks up its own rows, once (the rows read are kept), and a text's concepts the terms
 that begin with its words' stems. What walks the whole term base (`term`'s rules, an added
-edition's enrichment) reads that table whole, on first use. The file is written by our own build and read by the same code (corpus/paths.py's
-TERMBASE_READY; the code's hash is in the build's fingerprint)."""
+edition's enrichment) reads that table whole, on first use. The file is written by our own
+build and read by the same code (corpus/paths.py's TERMBASE_READY; the code's hash is in the
+build's fingerprint)."""
 
 from __future__ import annotations
 
