@@ -12,7 +12,7 @@ build's fingerprint)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -120,60 +120,58 @@ def open_file(path: Path) -> StoredTermBase:
     return StoredTermBase(db)
 
 
-class _Forms(dict[Key, set[Form]]):
-    """(language, stems) -> the forms of that key, each read from the database on first use."""
+class _ReadOnFirstUse(dict[Any, Any]):
+    """A lookup table whose entries are read from the database on first use, each once: `read`
+    gives a key's value (a term base's forms, first stems or terms)."""
 
-    def __init__(self, db: sqlite3.Connection, general: bool) -> None:
+    def __init__(self, read: Callable[[Any], Any]) -> None:
         super().__init__()
-        self._db = db
-        self._general = int(general)
+        self._read = read
 
-    def get(self, key: Key, default: object = None) -> set[Form]:
+    def get(self, key: Any, default: object = None) -> Any:
         found = super().get(key)
         if found is None:
-            lang, stems = key
-            rows = self._db.execute(
-                "SELECT concept, words FROM forms WHERE lang = ? AND stems = ? AND general = ?",
-                (lang, _joined(stems), self._general),
-            )
-            found = self[key] = {(concept, _split(words)) for concept, words in rows}
+            found = self[key] = self._read(key)
         return found
 
 
-class _Starts(dict[tuple[str, str], list[tuple[str, ...]]]):
-    """(language, first stem) -> the term keys that begin with it, shortest first, read from the
-    database on first use: a question's concepts (`concepts_in`) ask a few words' rows, not the
-    whole table."""
+def _forms(db: sqlite3.Connection, general: bool) -> _ReadOnFirstUse:
+    """(language, stems) -> the forms of that key."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        super().__init__()
-        self._db = db
+    def read(key: Key) -> set[Form]:
+        lang, stems = key
+        rows = db.execute(
+            "SELECT concept, words FROM forms WHERE lang = ? AND stems = ? AND general = ?",
+            (lang, _joined(stems), int(general)),
+        )
+        return {(concept, _split(words)) for concept, words in rows}
 
-    def get(self, start: tuple[str, str], default: object = None) -> list[tuple[str, ...]]:
-        found = super().get(start)
-        if found is None:
-            rows = self._db.execute(
-                "SELECT stems FROM stems WHERE lang = ? AND first = ? ORDER BY size, rowid", start
-            )
-            found = self[start] = [_split(stems) for stems in dict.fromkeys(r for (r,) in rows)]
-        return found
+    return _ReadOnFirstUse(read)
 
 
-class _TermsOf(dict[str, list[Term]]):
-    """A concept (lower case) -> its terms, in the term base's order, read on first use."""
+def _starts(db: sqlite3.Connection) -> _ReadOnFirstUse:
+    """(language, first stem) -> the term keys that begin with it, shortest first: a question's
+    concepts (`concepts_in`) ask a few words' rows, not the whole table."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        super().__init__()
-        self._db = db
+    def read(start: tuple[str, str]) -> list[tuple[str, ...]]:
+        rows = db.execute(
+            "SELECT stems FROM stems WHERE lang = ? AND first = ? ORDER BY size, rowid", start
+        )
+        return [_split(stems) for stems in dict.fromkeys(r for (r,) in rows)]
 
-    def get(self, concept: str, default: object = None) -> list[Term]:
-        found = super().get(concept)
-        if found is None:
-            rows = self._db.execute(
-                f"SELECT {_TERM_COLUMNS} FROM terms WHERE concept = ? ORDER BY rowid", (concept,)
-            )
-            found = self[concept] = [_term(row) for row in rows]
-        return found
+    return _ReadOnFirstUse(read)
+
+
+def _terms_of(db: sqlite3.Connection) -> _ReadOnFirstUse:
+    """A concept (lower case) -> its terms, in the term base's order."""
+
+    def read(concept: str) -> list[Term]:
+        rows = db.execute(
+            f"SELECT {_TERM_COLUMNS} FROM terms WHERE concept = ? ORDER BY rowid", (concept,)
+        )
+        return [_term(row) for row in rows]
+
+    return _ReadOnFirstUse(read)
 
 
 class StoredTermBase(TermBase):
@@ -184,9 +182,9 @@ class StoredTermBase(TermBase):
         self._db = db
         self._seen = {}
         self._forget()
-        self._written = _Forms(db, general=False)
-        self._general = _Forms(db, general=True)
-        self._english_table = _TermsOf(db)
+        self._written = _forms(db, general=False)
+        self._general = _forms(db, general=True)
+        self._english_table = _terms_of(db)
 
     @cached_property
     def terms(self) -> tuple[Term, ...]:  # type: ignore[override]
@@ -199,7 +197,7 @@ class StoredTermBase(TermBase):
 
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
         if self._starts_table is None:
-            self._starts_table = _Starts(self._db)
+            self._starts_table = _starts(self._db)
         return self._starts_table
 
     def to_ready(self) -> bytes:
