@@ -283,7 +283,7 @@ class Engine:
         and activate are in every other question and answer few of them."""
         from search import retrieve
 
-        if not query.plain or not (query.asked or len(query.words) >= retrieve.SENTENCE_WORDS):
+        if not retrieve.is_sentence(query):
             return set()
         languages = {*(query.languages or ()), "en"}
         concepts = {c for lang in languages for c in self.termbase.concepts_in(query.text, lang)}

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
+from corpus.model.documents import LEVEL_WORDS
 from corpus.model.languages import LANGUAGES
 from search.query import (
     ELISION,
@@ -99,8 +100,6 @@ def is_about_a_tournament(text: str) -> bool:
 def level_document(text: str) -> str | None:
     """The judge document of the tournament level a query names ("en REL Regular": jar,
     "a competitive": ipg; corpus.model.documents.LEVEL_WORDS), if it names one only."""
-    from corpus.model.documents import LEVEL_WORDS
-
     words = set(plain_words(text))
     named = [doc for doc, level in LEVEL_WORDS.items() if words & level]
     return named[0] if len(named) == 1 else None

@@ -103,9 +103,10 @@ def judge_weight(key: str, level_document: str | None) -> float:
 
 
 def in_section(key: str, section: str) -> bool:
-    """Whether a key is a rule heading or one of its lettered subrules: 702.8 and 702.8a are
-    of 702.8; 702.80 is not."""
-    return key == section or (key.startswith(section) and key[len(section) :].isalpha())
+    """Whether a key is a rule heading or one of its subrules: 702.8 and 702.8a are of 702.8;
+    702.80 is not (RuleNumber.within)."""
+    number, heading = RuleNumber.of(key), RuleNumber.of(section)
+    return number is not None and heading is not None and number.within(heading)
 
 
 def definition_entries(scores: Mapping[str, float]) -> list[str]:

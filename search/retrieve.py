@@ -97,14 +97,19 @@ def lexical(
 SENTENCE_WORDS = 3
 
 
+def is_sentence(query: Query) -> bool:
+    """A question, or a sentence of SENTENCE_WORDS content words or more: asked of the encoder,
+    and about the keywords it mentions (Engine._keyword_sections)."""
+    return query.plain and (query.asked or len(query.words) >= SENTENCE_WORDS)
+
+
 def wants_meaning(query: Query, lexical: Retrieved) -> bool:
     """Whether to ask the encoder too: for a question or a sentence (its words are not its
     meaning), and for words Whoosh found nothing for ("evocare", "follia": keyword names the
     term base lacks). A term or two that words find is answered by them: the encoder, asked
     too, put other rules above the section a term names (eval/judges-queries.tsv's terms:
     hit@3 0.95 -> 0.91)."""
-    sentence = len(query.words) >= SENTENCE_WORDS
-    return query.plain and (query.asked or sentence or not lexical.candidates)
+    return is_sentence(query) or (query.plain and not lexical.candidates)
 
 
 def dense(
