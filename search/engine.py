@@ -183,17 +183,20 @@ class Engine:
             hidden=hidden,
             scanner=self._scanner(),
         )
-        scores = rank.by_key(lexical.candidates, query.languages, self.coverage)
+        by_words = scores = rank.by_key(lexical.candidates, query.languages, self.coverage)
         dense = ()
         if retrieve.wants_meaning(query, lexical):
             dense = self._dense(query, filters, retrieve.dense_floor(lexical))
+        by_meaning = rank.by_key(dense, query.languages)
         if dense:
-            scores = rank.fused(scores, rank.by_key(dense, query.languages))
+            scores = rank.fused(scores, by_meaning)
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
         scores = rank.definitions_lead_to_rules(scores, leads)
         scores = rank.judge_documents_first(scores, query.tournament, query.level_document)
+        if dense:
+            scores = rank.learned_order(scores, by_words, by_meaning)
         results = present.filled(
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )

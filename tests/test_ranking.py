@@ -330,3 +330,38 @@ def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
     judged = rank.judge_documents_first(fused, True, "jar")
     assert rank.in_order(judged) == ["JAR a-player-makes-an-in-game-error-not", "IPG 2.3", "104.1"]
     assert judged["IPG 2.3"] == fused["IPG 2.3"] * rank.JUDGE_DOCUMENT_BONUS
+
+
+def test_the_learned_order_raises_the_encoders_first_and_what_words_found():
+    """The final order weighs a key's place so far, whether words found it and its rank by
+    meaning: 704.5a, the encoder's first and found by words, third after the rules above,
+    comes first, above two keys words alone found; a key found by meaning alone, second by
+    meaning, stays below them."""
+    lexical = {"119.4b": 9.0, "118.3b": 8.0, "704.5a": 4.0}
+    dense = {"704.5a": 0.62, "810.9b": 0.55}
+    scores = {"119.4b": 0.05, "118.3b": 0.04, "704.5a": 0.03, "810.9b": 0.02}
+    assert rank.in_order(rank.learned_order(scores, lexical, dense)) == [
+        "704.5a",
+        "119.4b",
+        "118.3b",
+        "810.9b",
+    ]
+    features = dict(rank.order_features(scores, lexical, dense))
+    assert features["704.5a"] == (log(3), 1.0, 1.0, 0.0)
+    assert features["810.9b"] == (log(4), 0.0, 0.5, 0.0)
+
+
+def test_the_learned_order_puts_a_glossary_entry_below_the_rules_it_ties_with():
+    """A glossary entry says what a word means; the rule answers the question: "Mana
+    Ability", first, goes below 605.3b, the rule a question about responding to one asks for.
+    The keys past REORDERED keep their order under the others."""
+    lexical = {"Mana Ability": 5.0, "605.3b": 4.0}
+    dense = {"Mana Ability": 0.7, "605.3b": 0.6}
+    scores = {"Mana Ability": 0.04, "605.3b": 0.03}
+    scores.update({f"100.{n}": 0.01 - n / 10_000 for n in range(1, rank.REORDERED + 2)})
+    order = rank.in_order(rank.learned_order(scores, lexical, dense))
+    assert order.index("605.3b") < order.index("Mana Ability")
+    assert order[-2:] == ["100.30", "100.31"]  # below REORDERED: in the order they had
+    assert rank.is_glossary_entry("Mana Ability")
+    assert not rank.is_glossary_entry("Station")  # a mechanic: its key shows its rule
+    assert not rank.is_glossary_entry("IPG 2.1") and not rank.is_glossary_entry("605.3b")
