@@ -111,12 +111,18 @@ def plain_words(text: str) -> list[str]:
 
 
 def is_plain(text: str) -> bool:
-    """Words and quoted phrases only: no operators, parentheses or wildcards."""
+    """Words and quoted phrases only: no operators, parentheses or wildcards. A wildcard is a
+    "*" or "?" against a letter or digit ("tapp*", "?ood", "205.4?"): a star alone, or in
+    "*/*", is the one printed for power and toughness ("una criatura que tiene * en su
+    fuerza")."""
     tokens = TOKEN.findall(text)
     return not any(
-        t in OPERATORS or t in "()" or (("*" in t or "?" in t) and not t.startswith('"'))
+        t in OPERATORS or t in "()" or (WILDCARD.search(t) and not t.startswith('"'))
         for t in tokens
     )
+
+
+WILDCARD = re.compile(r"\w[*?]|[*?]\w")
 
 
 def is_question(text: str) -> bool:

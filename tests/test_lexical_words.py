@@ -270,3 +270,15 @@ def test_sentence_punctuation_is_not_part_of_a_word(seeds_engine: Engine):
     assert "marcadas" in query.words and "supertipo" in query.words
     assert not any(w.strip(",;:.!¡¿«»") != w for w in query.words)
     assert "205.4d" in parse("regola 205.4d.", seeds_engine).words
+
+
+def test_a_star_alone_is_the_one_printed_for_power_not_a_wildcard(seeds_engine: Engine):
+    """ "una criatura que tiene * en su fuerza" and "a */* creature" are plain questions (the
+    encoder is asked them); a star against a letter or a digit is still a wildcard."""
+    query = parse(
+        "cómo se calcula la fuerza de una criatura que tiene * en su fuerza", seeds_engine
+    )
+    assert query.plain and query.asked
+    assert parse("a */* creature", seeds_engine).plain
+    assert not parse("leggend*", seeds_engine).plain
+    assert not parse("205.4*", seeds_engine).plain
