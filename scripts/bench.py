@@ -239,6 +239,21 @@ def run_measured(command: list[str], env: dict[str, str]) -> tuple[float, float,
     return time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
+def prepare_lemmas(python: str, home: Path) -> None:
+    """Write the home's lemma tables now. A search starts a detached process that writes them
+    when they are missing (corpus/model/lemmas.py), some 13 s of CPU on this machine: left to
+    run beside the measures, it slowed every process measured meanwhile, floors included, and
+    a search more than its floor (the search process with the dense stage read 2.3x its floor
+    with two of them running, one for the home and one for its copy without vectors)."""
+    from corpus import paths
+
+    subprocess.run(
+        [python, "-m", "corpus.model.lemmas", str(paths.lemma_cache(home))],
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
 def peak_child_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -411,6 +426,7 @@ def main() -> int:
     }
 
     # Whole processes, warm OS cache.
+    prepare_lemmas(python, home)
     searches = [run([mtgrules, "search", "regola delle leggende"], env) for _ in range(args.repeat)]
     shows = [run([mtgrules, "show", "205.4d"], env) for _ in range(args.repeat)]
     fts_searches = [
@@ -650,6 +666,7 @@ def start_up(
         "floor_whoosh": [python, "-c", FLOOR_WHOOSH, live],
         "search": [mtgrules, "search", "regola delle leggende"],
     }
+    prepare_lemmas(python, Path(env["MTGRULES_HOME"]))
     wall: dict[str, list[float]] = {name: [] for name in commands}
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(rounds):
@@ -742,6 +759,7 @@ def meaning_figures(
     live_current = live_build(home)
     assert live_current is not None
     live = str(paths.index_root(home) / live_current.dir)
+    prepare_lemmas(python, home)  # before the copy, which then has them too
     # Words alone: a copy of the home without the vectors (as while they are prepared).
     words_home = work / "words-home"
     shutil.copytree(
