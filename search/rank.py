@@ -171,7 +171,7 @@ def fused(
 # --- the final order, learned ------------------------------------------------------------------
 
 REORDERED = 30  # the best keys the final order looks at
-# A pairwise logistic regression on the tuning files' queries asked of the encoder (293 of the
+# A pairwise logistic regression on the tuning files' queries asked of the encoder (294 of the
 # 370 of eval/questions-tuning.tsv, eval/judge-tuning.tsv and eval/judges-queries.tsv, on the
 # README's relevance library), by scripts/learn-order, which prints these: hit@3 of those
 # queries 0.69 -> 0.73, 5-fold cross-validated.
@@ -184,10 +184,10 @@ ORDER_WEIGHTS = (
 
 
 def order_features(
-    scores: Mapping[str, float], lexical: Mapping[str, float], dense: Mapping[str, float]
+    best: Sequence[str], lexical: Mapping[str, float], dense: Mapping[str, float]
 ) -> list[tuple[str, tuple[float, ...]]]:
-    """The best REORDERED keys, best first, each with what the final order weighs (the order
-    of ORDER_WEIGHTS)."""
+    """Each of the `best` keys (best first) with what the final order weighs (the order of
+    ORDER_WEIGHTS)."""
     by_meaning = {key: rank for rank, key in enumerate(in_order(dense), start=1)}
     return [
         (
@@ -199,7 +199,7 @@ def order_features(
                 1.0 if is_glossary_entry(key) else 0.0,
             ),
         )
-        for place, (key, _) in enumerate(ranked(scores, REORDERED), start=1)
+        for place, key in enumerate(best, start=1)
     ]
 
 
@@ -212,11 +212,11 @@ def learned_order(
     """The best keys of a query asked of the encoder in the order the tuning queries taught
     (ORDER_WEIGHTS): their place so far, whether words found them, how near the encoder put
     them, whether they are glossary entries. The keys below keep their order, under them."""
-    top = order_features(scores, lexical, dense)
+    keys = in_order(scores)
+    top, rest = order_features(keys[:REORDERED], lexical, dense), keys[REORDERED:]
     learned = [sum(w * f for w, f in zip(weights, features, strict=True)) for _, features in top]
     floor = min(learned, default=0.0)
     ordered = {key: 1.0 + value - floor for (key, _), value in zip(top, learned, strict=True)}
-    rest = [key for key in in_order(scores) if key not in ordered]
     # Under the reordered keys, in their order: scores from 1 down to 0 (ties in rule order).
     ordered.update({key: 1.0 - (i + 1) / (len(rest) + 1) for i, key in enumerate(rest)})
     return ordered

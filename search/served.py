@@ -21,13 +21,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from search import meaning_daemon
+
 if TYPE_CHECKING:
     from search.engine import Engine
     from search.meaning import Meaning
     from search.results import Filters, Result
 
 Answer = tuple[dict[str, Any], list["Result"], set[str]]  # payloads.search's
-_KEPT = 2  # engines held at once (the live build's and the one it replaced)
 
 
 def search(
@@ -36,7 +37,6 @@ def search(
     """The daemon's answer to `payloads.search(engine, text, filters, limit, show)`, or None
     (then the caller answers in process)."""
     from indexer.vectors import stamp
-    from search import meaning_daemon
 
     home = engine.home
     if home is None or not meaning_daemon.enabled():
@@ -59,8 +59,8 @@ def search(
     if not data or data[:1] != pickle.PROTO:
         return None  # none, refused (JSON), or failed on this query: in process
     with contextlib.suppress(Exception):  # a half or foreign answer: in process
-        payload, results, matched = pickle.loads(data)
-        return payload, results, matched
+        answer: Answer = pickle.loads(data)
+        return answer
     return None
 
 
@@ -75,19 +75,18 @@ class Engines:
         self.held: dict[tuple[str, str], Engine] = {}
 
     def get(self, folder: str, editions: Sequence[str], vectors: str) -> Engine | None:
-        from indexer.vectors import stamp
         from search.engine import Engine
 
         engine = self.held.get((folder, vectors))
         if engine is not None:
             return engine
-        meaning = self.meanings(folder, vectors)
-        if meaning is None or stamp(Path(folder)) != vectors:
-            return None  # the client saw other vectors than the folder has now
+        meaning = self.meanings(folder, vectors)  # None: the folder has other vectors now
+        if meaning is None:
+            return None
         engine = Engine(Path(folder), editions, self.home)
         engine.__dict__["meaning"] = meaning  # Engine.meaning, a cached_property
         self.held[folder, vectors] = engine
-        while len(self.held) > _KEPT:
+        while len(self.held) > meaning_daemon.KEPT:
             self.held.pop(next(iter(self.held))).close()
         return engine
 

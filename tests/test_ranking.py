@@ -346,7 +346,7 @@ def test_the_learned_order_raises_the_encoders_first_and_what_words_found():
         "118.3b",
         "810.9b",
     ]
-    features = dict(rank.order_features(scores, lexical, dense))
+    features = dict(rank.order_features(rank.in_order(scores), lexical, dense))
     assert features["704.5a"] == (log(3), 1.0, 1.0, 0.0)
     assert features["810.9b"] == (log(4), 0.0, 0.5, 0.0)
 

@@ -35,10 +35,12 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     filters, show = filters_from(options)
     meaning.one_shot()  # ask the home's meaning daemon rather than load the encoder
     # Whoosh is opened only if the daemon does not answer the whole search (search/served.py).
+    number = as_number(text)
     with open_engine(searching=False) as engine, problems_as_errors():
-        answered = None if as_number(text) else served.search(engine, text, filters, limit, show)
+        answered = None if number else served.search(engine, text, filters, limit, show)
         payload, results, matched = answered or payloads.search(engine, text, filters, limit, show)
-        if not as_number(text) and meaning.preparing(engine.folder, home()):
+        # A served search had the vectors: nothing is being prepared.
+        if not number and not answered and meaning.preparing(engine.folder, home()):
             echo(meaning.PREPARING, err=True)  # the vectors come after the lexical index
     if "missing" in payload and not as_json:
         missing = ", ".join(payload["missing"]) or "none"
