@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import cache
+from typing import Any
 
 from whoosh.analysis import (
     Analyzer,
@@ -17,6 +18,7 @@ from whoosh.analysis import (
     StopFilter,
     Token,
 )
+from whoosh.formats import Positions
 from whoosh.support.charset import accent_map
 
 from corpus.model.words import stop_words
@@ -130,6 +132,40 @@ class WordMemoAnalyzer(Analyzer):
                 kept += 1
                 yield token
             base += consumed
+
+    def positions(self, value: str, mode: str = "") -> dict[str, list[int]]:
+        """Each token's text with its positions, texts in the order first seen: what the
+        tokens of `__call__` say, without making them."""
+        found: dict[str, list[int]] = {}
+        base, first, kept = 0, -1, 0
+        for match in self._words.finditer(value):
+            consumed, outputs = self._word(match.group(), mode)
+            for text, pos, _, _ in outputs:
+                if first < 0:
+                    first = base + pos
+                found.setdefault(text, []).append(first + kept)
+                kept += 1
+            base += consumed
+        return found
+
+
+class MemoPositions(Positions):
+    """Whoosh's phrase format (positions in each posting), given a text's positions by the
+    memo analyzer at once: indexing made a Token per occurrence only to read its text and
+    position. The postings are Positions' own; anything else is left to it."""
+
+    def word_values(
+        self, value: Any, analyzer: Analyzer, **kwargs: Any
+    ) -> Iterator[tuple[str, int, float, bytes]]:
+        if not (isinstance(analyzer, WordMemoAnalyzer) and isinstance(value, str)) or (
+            set(kwargs) - {"mode"}
+        ):
+            yield from super().word_values(value, analyzer, **kwargs)
+            return
+        boost = self.field_boost
+        for text, places in analyzer.positions(value, kwargs.get("mode", "")).items():
+            # A token's boost is 1.0: its weight is its count (Positions sums the boosts).
+            yield text, len(places), float(len(places)) * boost, self.encode(places)
 
 
 @cache

@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from corpus import library, paths
@@ -26,6 +27,7 @@ from corpus.paths import TERMBASE, TERMBASE_READY
 from corpus.terms.enrichment import with_terms
 from corpus.terms.learning import learning_records, prepare
 from corpus.terms.termbase import TermBase
+from indexer.aside import aside
 from indexer.freshness import code_stamp
 from indexer.incremental import prepare_additions, write_additions
 from indexer.integrity import checksums
@@ -107,6 +109,9 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+ASIDE_FROM = 4  # English editions: fewer are not worth a process
+
+
 @dataclass
 class FullBuild:
     """A full build, made in memory: the records to index and the state kept beside them."""
@@ -131,6 +136,11 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
     follows = followings(raw)
     learning = learning_records(raw, follows)
     prepared = prepare(learning, follows)
+    # Which rule each English rule is, through every renumbering: in a process of its own
+    # for a large library (it reads every English rule and answers a table of numbers).
+    english_rules = by_edition([r for r in raw if doc_of_key(r.key) == "cr"], "en")
+    find_rules = partial(identity, english_rules)
+    rules_found = aside(find_rules) if len(english_rules) >= ASIDE_FROM else find_rules
     # The learner's aligner is a program of its own: meanwhile the English texts, whose
     # concepts do not depend on what it finds, are read with the English side of the term base.
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -145,9 +155,9 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
                 english_concepts,
             )
         )
-        # Meanwhile too: which rule each English rule is, through every renumbering.
-        rules = identity(by_edition([r for r in raw if doc_of_key(r.key) == "cr"], "en"))
         termbase = learned.result()
+    rules = rules_found()
+    del english_rules
     references = [r for r in learning if r.lang == "en"]
     del learning, prepared
     numbers = edition_numbers(raw)

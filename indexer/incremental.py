@@ -46,7 +46,7 @@ from indexer.masks import write_outdated
 from indexer.plan import Plan
 from indexer.sidestore import Membership
 from indexer.state import BuildState, by_source, chunk, write_records
-from indexer.storage import open_index
+from indexer.storage import open_index, writer
 from indexer.store import cannot_write, write_current
 from indexer.versions import Version, versions
 from indexer.writing import vocabulary_counts, whoosh_document, write_vocabulary
@@ -333,9 +333,9 @@ def _link_index(live: Path, folder: Path) -> None:
 
 def _write_whoosh(folder: Path, added: list[Version]) -> None:
     ix = open_index(folder)
-    with ix.writer() as writer:
+    with writer(ix) as adding:
         for version in added:
-            writer.add_document(**whoosh_document(version))
+            adding.add_document(**whoosh_document(version))
 
 
 def _rewrite_records(

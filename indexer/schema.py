@@ -6,7 +6,7 @@ from __future__ import annotations
 from whoosh.fields import ID, TEXT, Schema
 
 from corpus.model.languages import CODES
-from indexer.analyzers import analyzer
+from indexer.analyzers import MemoPositions, analyzer
 
 INDEX_LANGS = CODES  # one text field per language of the table
 TERMS_FIELD = "terms"  # the English concepts found in a translated record's text
@@ -16,9 +16,16 @@ def text_field(lang: str) -> str:
     return f"text_{lang}"
 
 
+def _phrase_text(lang: str) -> TEXT:
+    """A text field with positions (for phrases), analysed in `lang`."""
+    field = TEXT(analyzer=analyzer(lang), phrase=True)
+    field.format = MemoPositions(field_boost=field.format.field_boost)
+    return field
+
+
 def build_schema() -> Schema:
-    fields = {text_field(lang): TEXT(analyzer=analyzer(lang), phrase=True) for lang in INDEX_LANGS}
-    fields[TERMS_FIELD] = TEXT(analyzer=analyzer("en"), phrase=True)
+    fields = {text_field(lang): _phrase_text(lang) for lang in INDEX_LANGS}
+    fields[TERMS_FIELD] = _phrase_text("en")
     return Schema(
         # Only what queries and filters need: the records are in the side store, by key. A hit's
         # key and language are read from columns, which is much quicker than stored fields.

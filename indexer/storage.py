@@ -13,11 +13,13 @@ import contextlib
 import errno
 import os
 from pathlib import Path
+from typing import Any
 
 from whoosh.fields import Schema
 from whoosh.filedb.filestore import FileStorage
 from whoosh.index import Index
 from whoosh.util import random_name
+from whoosh.writing import IndexWriter
 
 
 class Storage(FileStorage):
@@ -39,6 +41,13 @@ class Storage(FileStorage):
 def create_index(folder: Path, schema: Schema) -> Index:
     """A new, empty index in `folder` (whoosh.index.create_in, on this storage)."""
     return Storage(str(folder)).create_index(schema)
+
+
+def writer(ix: Index, **options: Any) -> IndexWriter:
+    """A writer of `ix` with our codec (indexer/codec.py): the files Whoosh's would write."""
+    from indexer.codec import WritingCodec
+
+    return ix.writer(codec=WritingCodec(), **options)
 
 
 def open_index(folder: Path) -> Index:

@@ -17,7 +17,7 @@ from corpus.model.text import fold
 from corpus.paths import VOCABULARY
 from indexer import sidestore
 from indexer.schema import TERMS_FIELD, build_schema, text_field
-from indexer.storage import create_index
+from indexer.storage import create_index, writer
 from indexer.versions import Version, versions
 
 Progress = Callable[[int, int], None]
@@ -70,10 +70,10 @@ def write_index(
     # worth the fork.
     procs = 2 if len(unique) > PARALLEL_FROM else 1
     parallel = {"procs": procs, "multisegment": True} if procs > 1 else {}
-    with ThreadPoolExecutor(max_workers=1) as pool, ix.writer(limitmb=128, **parallel) as writer:
+    with ThreadPoolExecutor(max_workers=1) as pool, writer(ix, limitmb=128, **parallel) as adding:
         meanwhile = None
         for done, version in enumerate(unique, start=1):
-            writer.add_document(**whoosh_document(version))
+            adding.add_document(**whoosh_document(version))
             if meanwhile is None and (done > procs * BATCH or done == len(unique)):
                 # Whoosh forks its processes with its first batches; a thread only after
                 # them (a fork copies no other thread). The main thread mostly waits on

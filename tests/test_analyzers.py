@@ -43,3 +43,34 @@ def test_memo_equals_chain_on_any_text(text: str):
     memo = analyzer("fr")
     options = {"boosts": True, "mode": "index"}
     assert _tokens(memo, text, **options) == _tokens(memo.chain, text, **options)
+
+
+def _postings(format_, text: str, memo) -> list[tuple[str, int, float, bytes]]:
+    return list(format_.word_values(text, memo, mode="index"))
+
+
+@pytest.mark.parametrize("lang", ["it", "fr", "es"])
+def test_memo_positions_are_whooshs_postings_on_the_seeds(lang: str):
+    """The phrase format fed by the memo gives Whoosh's own Positions postings (text, count,
+    weight, encoded positions) for a whole seed document, boost included."""
+    from whoosh.formats import Positions
+
+    from indexer.analyzers import MemoPositions
+
+    text = decode_report(seed(SEEDS[lang]), SEEDS[lang])[0]
+    memo = analyzer(lang)
+    for boost in (1.0, 0.6):
+        ours = _postings(MemoPositions(field_boost=boost), text, memo)
+        assert ours == _postings(Positions(field_boost=boost), text, memo.chain)
+        assert ours and any(count > 1 for _, count, _, _ in ours)
+
+
+@given(st.text(max_size=80))
+def test_memo_positions_equal_whooshs_on_any_text(text: str):
+    """Any text: the same postings as Whoosh's Positions over the filter chain."""
+    from whoosh.formats import Positions
+
+    from indexer.analyzers import MemoPositions
+
+    memo = analyzer("es")
+    assert _postings(MemoPositions(), text, memo) == _postings(Positions(), text, memo.chain)

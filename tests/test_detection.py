@@ -24,6 +24,20 @@ def test_edition_dates_in_four_languages():
     assert parse_date("205.4d Ogni permanente") is None
 
 
+def test_no_month_name_is_two_months():
+    """A month's name (wide or abbreviated, folded) means one month in every language of the
+    table, so reading a date need not load the languages after the first that knows it."""
+    from corpus.model.dates import month_names
+    from corpus.model.languages import LANGUAGES
+
+    months: dict[str, set[int]] = {}
+    for code in LANGUAGES:
+        for name, number in month_names(code).items():
+            months.setdefault(name, set()).add(number)
+    assert len(months) > 80 and all(len(numbers) == 1 for numbers in months.values())
+    assert {months["agosto"].pop(), months["aout"].pop(), months["august"].pop()} == {8}
+
+
 def test_numbering_warnings_keep_both_duplicates():
     """A duplicated number, an out-of-order rule and letter l are warned about, never dropped."""
     text = (

@@ -33,6 +33,11 @@ QUESTIONS = (
 )
 
 
+# How long a daemon may take to leave: it answers one request at a time, and one still loading
+# its encoder on a machine busy with the other test workers takes seconds to get to the next.
+STOPPING = 60.0
+
+
 @pytest.fixture(scope="module")
 def library() -> Iterator[Path]:
     """The seeds, built and embedded, in a home whose socket path is short enough (pytest's
@@ -55,9 +60,9 @@ def daemon_home(library: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     """The library as this test's home, the daemon allowed; no daemon before or after."""
     monkeypatch.setenv("MTGRULES_HOME", str(library))
     monkeypatch.setenv("MTGRULES_MEANING_DAEMON", "on")
-    assert meaning_daemon.stop(library)
+    assert meaning_daemon.stop(library, wait=STOPPING)
     yield library
-    assert meaning_daemon.stop(library)
+    assert meaning_daemon.stop(library, wait=STOPPING)
 
 
 def search(question: str) -> tuple[str, str]:
@@ -189,7 +194,7 @@ def test_a_daemon_of_another_build_refuses_and_leaves(
     serving(daemon_home)
     request = {"protocol": meaning_daemon.PROTOCOL, "build": "another", "text": "x"}
     assert meaning_daemon.ask(daemon_home, request) == {"refused": "build"}
-    assert meaning_daemon.stop(daemon_home)  # it has left: its lock is free
+    assert meaning_daemon.stop(daemon_home, wait=STOPPING)  # it has left: its lock is free
     assert [search(QUESTIONS[0])] == expected
 
 

@@ -19,26 +19,37 @@ _MONTH_FIRST = r"\b(?P<month>[^\W\d_]+)\.?\s+(?P<day>\d{1,2}),?\s+(?P<year>\d{4}
 
 
 @cache
-def month_names() -> dict[str, int]:
-    """Folded month names (wide and abbreviated) of every language in the table."""
+def month_names(code: str) -> dict[str, int]:
+    """Folded month names (wide and abbreviated) of one language of the table."""
     from babel.dates import get_month_names
 
     names: dict[str, int] = {}
-    for code in LANGUAGES:
-        for width in ("wide", "abbreviated"):
-            for context in ("format", "stand-alone"):
-                for number, name in get_month_names(width, context, locale=code).items():
-                    names[fold(name).rstrip(".")] = number
+    for width in ("wide", "abbreviated"):
+        for context in ("format", "stand-alone"):
+            for number, name in get_month_names(width, context, locale=code).items():
+                names[fold(name).rstrip(".")] = number
     return names
+
+
+# English first: most dated documents are English CRs, and a language's names are loaded
+# only when the ones before it do not know a word (no name is two months: tests/test_detection.py).
+_MONTH_LANGUAGES = sorted(LANGUAGES, key=lambda code: code != "en")
+
+
+def month_number(word: str) -> int | None:
+    """The month a month's name (folded) is in any language of the table, or None."""
+    for code in _MONTH_LANGUAGES:
+        if number := month_names(code).get(word):
+            return number
+    return None
 
 
 def parse_date(text: str) -> date | None:
     """The first date in the text, in any of the four languages, or None."""
-    months = month_names()
     candidates = []
     for pattern in (_DAY_FIRST, _MONTH_FIRST):
         for match in re.finditer(pattern, text):
-            month = months.get(fold(match["month"]))
+            month = month_number(fold(match["month"]))
             if month is None:
                 continue
             try:
