@@ -24,14 +24,17 @@ from types import CodeType
 from typing import Any
 
 PACKAGES = ("corpus", "indexer", "search")
+FORM = "marshalled code by text"  # what the cache holds, beside the interpreter that wrote it
 CACHE = Path(__file__).parent / "__pycache__" / f"dataclass-code.{sys.implementation.cache_tag}"
 
 
-def _read(cache: Path) -> dict[str, CodeType]:
-    """The kept code, if this very interpreter wrote it (bytecode is only valid for it)."""
+def _read(cache: Path) -> dict[str, bytes]:
+    """The kept code, each text's still marshalled (a command makes a fraction of the
+    package's classes: making every code object took `show` 4 ms), if this very interpreter
+    wrote it (bytecode is only valid for it)."""
     with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-        version, found = marshal.loads(cache.read_bytes())
-        if version == sys.version and isinstance(found, dict):
+        version, form, found = marshal.loads(cache.read_bytes())  # an older form: ValueError
+        if version == sys.version and form == FORM and isinstance(found, dict):
             return found
     return {}
 
@@ -39,13 +42,14 @@ def _read(cache: Path) -> dict[str, CodeType]:
 class _Compiler:
     """`exec` as `dataclasses` calls it, from compiled code when the text is known."""
 
-    def __init__(self, known: dict[str, CodeType]) -> None:
+    def __init__(self, known: dict[str, bytes]) -> None:
         self.known = known
         self.compiled: dict[str, CodeType] = {}
 
     def __call__(self, source: Any, *args: Any, **kwargs: Any) -> Any:
         if isinstance(source, str):
-            code = self.known.get(source) or self.compiled.get(source)
+            kept = self.known.get(source)
+            code = marshal.loads(kept) if kept is not None else self.compiled.get(source)
             if code is None:
                 # As exec compiles a text for dataclasses.py: its flags, no __future__ of ours.
                 code = self.compiled[source] = compile(
@@ -87,7 +91,8 @@ def write(cache: Path = CACHE, packages: tuple[str, ...] = PACKAGES) -> int:
                     importlib.import_module(info.name)
     cache.parent.mkdir(parents=True, exist_ok=True)
     temporary = cache.with_name(f"{cache.name}.tmp")
-    temporary.write_bytes(marshal.dumps((sys.version, compiler.compiled)))
+    marshalled = {text: marshal.dumps(code) for text, code in compiler.compiled.items()}
+    temporary.write_bytes(marshal.dumps((sys.version, FORM, marshalled)))
     temporary.replace(cache)
     return len(compiler.compiled)
 

@@ -127,6 +127,18 @@ def test_keys_never_collide_with_cr_numbers() -> None:
     assert doc_of_key("MTR 1") == "mtr" and doc_of_key("100.1") == "cr"
 
 
+def test_a_judge_key_starts_with_what_the_case_blind_pattern_allows() -> None:
+    """Texts are matched against the judge documents' names only when they start with a
+    character that a case-insensitive m, i or j matches, and those are all of them."""
+    import re
+    import sys
+
+    from corpus.model.documents import _PREFIX_FIRST
+
+    first = re.compile("[mij]", re.IGNORECASE).fullmatch
+    assert {c for c in map(chr, range(sys.maxunicode + 1)) if first(c)} == _PREFIX_FIRST
+
+
 def test_citations_name_their_documents() -> None:
     """ "see section 4.4" in the MTR, "MTR section 4.3" in the IPG, "rule 704.5j" and "CR 704"."""
     assert cited_keys("see section 4.4 and rule 704.5j, CR 704", "MTR 4.2") == [
