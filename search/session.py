@@ -134,7 +134,10 @@ def build_with_progress(state_home: Path, force: bool, verified: str | None = No
     checked whole."""
     import gc
 
-    from indexer.build import build
+    from search.light_imports import light_imports
+
+    with light_imports():  # Whoosh without the modules it never uses, as a search opens it
+        from indexer.build import build
 
     gc.enable()  # a build makes garbage (search.cli.ONE_SHOT runs without the collector)
 
