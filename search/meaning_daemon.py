@@ -211,12 +211,18 @@ def status(home: Path) -> dict[str, Any] | None:
 
 
 def stop(home: Path, wait: float = 5.0) -> bool:
-    """Ask the home's daemon to leave and wait until its lock is free: whether none is left."""
+    """Ask the home's daemon to leave and wait until its lock is free: whether none is left.
+    A daemon still starting (loading its encoder) is not listening yet: it is asked again
+    until it leaves."""
     ask(home, {"protocol": PROTOCOL, "stop": True})
     deadline = time.monotonic() + wait
+    asked = time.monotonic()
     while _lock_held(home) and os.access(paths.index_root(home), os.W_OK):
         if time.monotonic() > deadline:
             return False
+        if time.monotonic() - asked > 0.25:
+            ask(home, {"protocol": PROTOCOL, "stop": True})
+            asked = time.monotonic()
         time.sleep(0.02)
     return True
 
