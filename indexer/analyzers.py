@@ -114,6 +114,28 @@ class WordMemoAnalyzer(Analyzer):
             )
             return
         token = Token(positions, chars, removestops=removestops, mode=mode)
+        for text, pos, startchar, endchar in self._placed(value, mode):
+            token.text = text
+            token.boost = 1.0
+            token.stopped = False
+            if positions:
+                token.pos = pos
+            if chars:
+                token.startchar = startchar
+                token.endchar = endchar
+            yield token
+
+    def positions(self, value: str, mode: str = "") -> dict[str, list[int]]:
+        """Each token's text with its positions, texts in the order first seen: what the
+        tokens of `__call__` say, without making them."""
+        found: dict[str, list[int]] = {}
+        for text, pos, _, _ in self._placed(value, mode):
+            found.setdefault(text, []).append(pos)
+        return found
+
+    def _placed(self, value: str, mode: str) -> Iterator[tuple[str, int, int, int]]:
+        """Each token's text, position and span in `value`, numbered as the chain numbers
+        them (StopFilter's renumbering: the first kept token keeps its position)."""
         base, first, kept = 0, -1, 0
         for match in self._words.finditer(value):
             consumed, outputs = self._word(match.group(), mode)
@@ -121,32 +143,9 @@ class WordMemoAnalyzer(Analyzer):
             for text, pos, startchar, endchar in outputs:
                 if first < 0:
                     first = base + pos
-                token.text = text
-                token.boost = 1.0
-                token.stopped = False
-                if positions:
-                    token.pos = first + kept
-                if chars:
-                    token.startchar = start + startchar
-                    token.endchar = start + endchar
-                kept += 1
-                yield token
-            base += consumed
-
-    def positions(self, value: str, mode: str = "") -> dict[str, list[int]]:
-        """Each token's text with its positions, texts in the order first seen: what the
-        tokens of `__call__` say, without making them."""
-        found: dict[str, list[int]] = {}
-        base, first, kept = 0, -1, 0
-        for match in self._words.finditer(value):
-            consumed, outputs = self._word(match.group(), mode)
-            for text, pos, _, _ in outputs:
-                if first < 0:
-                    first = base + pos
-                found.setdefault(text, []).append(first + kept)
+                yield text, first + kept, start + startchar, start + endchar
                 kept += 1
             base += consumed
-        return found
 
 
 class MemoPositions(Positions):
