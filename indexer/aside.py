@@ -10,14 +10,9 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
-
-
-class _Answer(Generic[T]):
-    def __init__(self, value: T) -> None:
-        self.value = value
 
 
 def aside(work: Callable[[], T]) -> Callable[[], T]:
@@ -41,15 +36,15 @@ def aside(work: Callable[[], T]) -> Callable[[], T]:
             answer = receiving.recv()
         receiving.close()
         child.join()
-        return answer.value if isinstance(answer, _Answer) else work()
+        return answer[0] if isinstance(answer, tuple) else work()
 
     return wait
 
 
 def _answer(work: Callable[[], Any], sending: Any) -> None:
-    """In the child: send the answer (nothing if the work fails), then end at once, without
-    the interpreter's exit (which would flush streams another thread may have held locked at
-    the fork)."""
+    """In the child: send the answer in a 1-tuple (nothing if the work fails: None may be an
+    answer), then end at once, without the interpreter's exit (which would flush streams
+    another thread may have held locked at the fork)."""
     with contextlib.suppress(BaseException):
-        sending.send(_Answer(work()))
+        sending.send((work(),))
     os._exit(0)

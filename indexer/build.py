@@ -157,7 +157,7 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
         )
         termbase = learned.result()
     rules = rules_found()
-    del english_rules
+    del english_rules, find_rules, rules_found
     references = [r for r in learning if r.lang == "en"]
     del learning, prepared
     numbers = edition_numbers(raw)

@@ -21,6 +21,8 @@ from whoosh.index import Index
 from whoosh.util import random_name
 from whoosh.writing import IndexWriter
 
+from indexer.codec import WritingCodec
+
 
 class Storage(FileStorage):
     def create(self) -> Storage:
@@ -45,8 +47,6 @@ def create_index(folder: Path, schema: Schema) -> Index:
 
 def writer(ix: Index, **options: Any) -> IndexWriter:
     """A writer of `ix` with our codec (indexer/codec.py): the files Whoosh's would write."""
-    from indexer.codec import WritingCodec
-
     return ix.writer(codec=WritingCodec(), **options)
 
 

@@ -61,9 +61,10 @@ LEVEL_WORDS = {
 }
 
 # Compiled on first use (0.8 ms, for its case-insensitive look-ahead): most texts asked about
-# cannot start as a judge document's name (the characters it can start with: _PREFIX_FIRST).
+# cannot start as a judge document's name: _PREFIX_FIRST holds the characters (?i)[mij] matches,
+# those it can start with (tests/test_judge_documents.py checks them against all of Unicode).
 _PREFIX = r"^(mtr|ipg|jar)(?![a-z])\s*"
-_PREFIX_FIRST = frozenset("mMiIjJ\u0130\u0131")  # what (?i)[mij] matches: tests
+_PREFIX_FIRST = frozenset("mMiIjJ\u0130\u0131")
 _NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
 _SLUG = re.compile(r"[^\w]+")
 
@@ -103,7 +104,7 @@ def written_key(text: str) -> str | None:
     if not match:
         return None
     doc = match[1].lower()
-    rest = text.strip()[match.end() :].strip()
+    rest = text[match.end() :].strip()
     if not rest:
         return None
     number = _NUMBER.match(rest.replace(" ", ""))
