@@ -33,6 +33,7 @@ IT, FR, ARTICLE, ES = (
     "002_35a44381c797d734.txt",
     "003_70161cce7a97982c.txt",
 )
+SEED_OF_LANG = {"it": IT, "fr": FR, "es": ES}  # each language's rules seed
 
 
 def seed(name: str) -> bytes:

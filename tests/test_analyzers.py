@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ES, FR, IT, seed
+from conftest import SEED_OF_LANG, seed
 from hypothesis import given
 from hypothesis import strategies as st
 
 from corpus.model.text import decode_report
 from indexer.analyzers import analyzer
-
-SEEDS = {"it": IT, "fr": FR, "es": ES}
 
 
 def _tokens(chain, text: str, **options: object) -> list[tuple[str, int, int, int, float]]:
@@ -24,7 +22,7 @@ def _tokens(chain, text: str, **options: object) -> list[tuple[str, int, int, in
 def test_memo_gives_the_chains_tokens_on_the_seeds(lang: str):
     """On a whole seed document, as Whoosh indexes it (boosts asked for, mode index) and as a
     query is parsed, the memoized analyzer yields the chain's tokens, positions and spans."""
-    text = decode_report(seed(SEEDS[lang]), SEEDS[lang])[0]
+    text = decode_report(seed(SEED_OF_LANG[lang]), SEED_OF_LANG[lang])[0]
     memo = analyzer(lang)
     for options in ({"boosts": True, "mode": "index"}, {"mode": "query"}, {}):
         assert _tokens(memo, text, **options) == _tokens(memo.chain, text, **options)
@@ -57,7 +55,7 @@ def test_memo_positions_are_whooshs_postings_on_the_seeds(lang: str):
 
     from indexer.analyzers import MemoPositions
 
-    text = decode_report(seed(SEEDS[lang]), SEEDS[lang])[0]
+    text = decode_report(seed(SEED_OF_LANG[lang]), SEED_OF_LANG[lang])[0]
     memo = analyzer(lang)
     for boost in (1.0, 0.6):
         ours = _postings(MemoPositions(field_boost=boost), text, memo)

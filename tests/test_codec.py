@@ -7,13 +7,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conftest import ES, FR, IT, seed
+from conftest import SEED_OF_LANG, seed
 
 from corpus.model.text import decode_report
 from indexer.schema import build_schema
 from indexer.storage import create_index, writer
-
-SEEDS = {"it": IT, "fr": FR, "es": ES}
 
 
 def _index(folder: Path, ours: bool, procs: int = 1) -> Any:
@@ -24,7 +22,7 @@ def _index(folder: Path, ours: bool, procs: int = 1) -> Any:
     adding = writer(ix, **options) if ours else ix.writer(**options)
     with adding:
         number = 0
-        for lang, name in SEEDS.items():
+        for lang, name in SEED_OF_LANG.items():
             for line in re.split(r"(?<=[.;:])\s+|\n", decode_report(seed(name), name)[0]):
                 if len(line) > 10:
                     number += 1

@@ -33,8 +33,8 @@ QUESTIONS = (
 )
 
 
-# How long a daemon may take to leave: it answers one request at a time, and one still loading
-# its encoder on a machine busy with the other test workers takes seconds to get to the next.
+# How long a daemon may take to leave: one still warming its engine and encoder (it listens only
+# then) takes seconds on a machine busy with the other test workers.
 STOPPING = 60.0
 
 
