@@ -156,9 +156,8 @@ class MemoPositions(Positions):
     def word_values(
         self, value: Any, analyzer: Analyzer, **kwargs: Any
     ) -> Iterator[tuple[str, int, float, bytes]]:
-        if not (isinstance(analyzer, WordMemoAnalyzer) and isinstance(value, str)) or (
-            set(kwargs) - {"mode"}
-        ):
+        memo = isinstance(analyzer, WordMemoAnalyzer) and isinstance(value, str)
+        if not memo or set(kwargs) - {"mode"}:
             yield from super().word_values(value, analyzer, **kwargs)
             return
         boost = self.field_boost
