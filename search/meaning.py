@@ -55,6 +55,7 @@ class Meaning:
         self.home = home  # where the encoder's cache is
         self.daemon = daemon  # ask the home's daemon first
         self._lock = threading.Lock()
+        self._queries: dict[str, Any] = {}  # text -> its vector, the newest last
 
     @cached_property
     def rows(self) -> list[Row]:
@@ -102,7 +103,7 @@ class Meaning:
         import numpy as np
 
         encoder = self.encoder()
-        query = encoder.embed_query(text)
+        query = self._embedded(encoder, text)
         with self._lock:  # the first call reads the rows, maps the vectors, builds the columns
             rows = self.rows
             vectors = self._vectors
@@ -128,7 +129,21 @@ class Meaning:
             for row in (rows[i],)
         ]
 
+    def _embedded(self, encoder: Any, text: str) -> Any:
+        """The query's vector; the last few are kept (a tournament's question is asked of the
+        judge documents, then of every document: search/engine.py)."""
+        with self._lock:
+            vector = self._queries.get(text)
+        if vector is None:
+            vector = encoder.embed_query(text)
+            with self._lock:
+                if len(self._queries) >= QUERIES_KEPT:
+                    self._queries.pop(next(iter(self._queries)))  # the oldest
+                self._queries[text] = vector
+        return vector
 
+
+QUERIES_KEPT = 16
 _one_shot = False
 
 

@@ -4,7 +4,7 @@ filters a search or lookup applies."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from corpus.align.following import followed
@@ -93,6 +93,14 @@ class SearchOutcome:
     matched: frozenset[str] = frozenset()
     missing: tuple[str, ...] = ()
     partial: bool = False  # ranked on some of the words only
+
+    def followed_by(self, rest: SearchOutcome, limit: int, first: int) -> SearchOutcome:
+        """This outcome's best `first` results, then `rest`'s others, `limit` in all; the words
+        are `rest`'s (searched among every document)."""
+        head = self.results[:first]
+        shown = {result.key for result in head}
+        results = head + [result for result in rest.results if result.key not in shown]
+        return replace(rest, results=results[:limit])
 
 
 def order_records(records: Iterable[StoredRecord]) -> list[StoredRecord]:

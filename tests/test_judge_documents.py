@@ -341,3 +341,35 @@ def test_ban_list_columns_read_one_at_a_time(shared_data: Path) -> None:
         legacy.text
     )
     assert "(25 cards) • All cards that reference “playing for ante” (9 cards)" in legacy.text
+
+
+@pytest.fixture(scope="module")
+def judges_and_rules(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """The newest MTR and IPG, the JAR and English 2026-08-07, with their vectors."""
+    home = tmp_path_factory.mktemp("judges-and-rules")
+    newest = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        patch.setenv("MTGRULES_MEANING", "inline")
+        files = [str(shared_data / "judge" / name) for name in newest]
+        files.append(str(shared_data / "cr" / "en" / "MagicCompRules-20260807.txt"))
+        assert CliRunner().invoke(cli, ["add", *files]).exit_code == 0
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    return home
+
+
+def test_a_tournament_question_is_answered_by_the_judge_documents_first(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Asked of a tournament ("torneo"), the judge documents' sections are ranked among
+    themselves and come first: MTR 2.10 (dropping from a tournament) among the first three,
+    which the CR's rules on leaving a game had pushed out of the first ten; a game's question
+    gets the CR's rule."""
+    asked = "voglio abbandonare il torneo dopo il terzo turno, a chi devo dirlo e entro quando"
+    payload = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
+    keys = [r["key"] for r in payload["results"]]
+    assert "MTR 2.10" in keys[:3]
+    assert all(doc_of_key(key) != "cr" for key in keys[:5])
+    game = "what happens if a player has 0 life"
+    payload = json.loads(run(judges_and_rules, monkeypatch, "search", game, "--json"))
+    assert payload["results"][0]["key"] == "704.5a"

@@ -317,6 +317,21 @@ def test_a_tournament_question_gets_the_judge_documents_first():
     assert judged["104.3k"] == fused["104.3k"]
 
 
+def test_a_tournament_outcome_starts_with_the_judge_documents_own_best():
+    """The judge documents' best few, ranked among themselves, come first; then every document's
+    results without those already shown, up to the limit; the words are the whole search's."""
+    from search.results import Result, SearchOutcome
+
+    own = SearchOutcome([Result(k, 1.0) for k in ("IPG 2.4", "IPG 2.3", "JAR introduction")])
+    every = SearchOutcome(
+        [Result(k, 1.0) for k in ("103.5", "IPG 2.3", "402.1", "902.5")],
+        matched=frozenset({"pesc", "cart"}),
+    )
+    joined = own.followed_by(every, limit=4, first=2)
+    assert [r.key for r in joined.results] == ["IPG 2.4", "IPG 2.3", "103.5", "402.1"]
+    assert joined.matched == every.matched
+
+
 def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
     """ "en REL Regular…", "at FNM", "torneo casual": the JAR; "a competitive": the IPG; a
     query naming both levels, or none, prefers neither. Asked so, the JAR's part outranks the
