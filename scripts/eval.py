@@ -75,7 +75,27 @@ def main() -> int:
         return evaluate(path)
     with tempfile.TemporaryDirectory(prefix="mtgrules-eval-") as home:
         os.environ["MTGRULES_HOME"] = home
-        return evaluate(path)
+        prepare(Path(home))
+        try:
+            return evaluate(path)
+        finally:
+            # The searches' meaning daemon would write into the folder as it is removed.
+            from search import meaning_daemon
+
+            meaning_daemon.stop(Path(home))
+
+
+def prepare(home: Path) -> None:
+    """The temporary home's index, vectors and lemma tables, before the first query: left to
+    the first search, they are prepared in the background and the first queries are asked of
+    words alone."""
+    from corpus import paths
+    from corpus.model.lemmas import prepare as write_lemmas
+
+    mtgrules = Path(__file__).resolve().parent / "mtgrules"
+    env = {**os.environ, "MTGRULES_MEANING": "inline"}
+    subprocess.run([str(mtgrules), "index"], env=env, check=True, capture_output=True)
+    write_lemmas(paths.lemma_cache(home))
 
 
 def evaluate(path: Path) -> int:
