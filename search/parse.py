@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
-from corpus.model.documents import LEVEL_WORDS
+from corpus.model.documents import LEVEL_WORDS, PENALTIES
 from corpus.model.languages import LANGUAGES
 from search.query import (
     ELISION,
@@ -92,9 +92,16 @@ def parse(text: str, lexicon: Lexicon) -> Query:
 
 
 def is_about_a_tournament(text: str) -> bool:
-    """Whether a query has a tournament's word ("che penalità…", "en REL Regular…"): the judge
-    documents answer it."""
-    return any(word in TOURNAMENT_WORDS for word in plain_words(text))
+    """Whether a query has a tournament's word ("che penalità…", "en REL Regular…") or names
+    one of the IPG's penalties ("après une game loss…"): the judge documents answer it."""
+    words = plain_words(text)
+    spaced = f" {' '.join(words)} "
+    return any(word in TOURNAMENT_WORDS for word in words) or any(
+        f" {penalty} " in spaced for penalty in NAMED_PENALTIES
+    )
+
+
+NAMED_PENALTIES = tuple(penalty.lower() for penalty in PENALTIES)
 
 
 def level_document(text: str) -> str | None:

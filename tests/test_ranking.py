@@ -292,7 +292,9 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("un joueur n'est pas à sa table au début de la ronde, quelle pénalité ?", True),
         ("en REL Regular, ¿cuándo se descalifica a un jugador?", True),
         ("am I allowed to take notes during a match?", True),
+        ("après une game loss, qui choisit de commencer la partie suivante ?", True),
         ("cosa succede se pesco da un grimorio vuoto", False),
+        ("does life loss from a spell trigger lifelink", False),
         ("¿puedo responder a una habilidad de maná?", False),
         ("when is damage removed from creatures", False),
     ],
@@ -300,8 +302,9 @@ def test_a_question_about_a_keyword_gets_its_section_first():
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
     query: str, tournament: bool
 ):
-    """ "penalizacion", "penalità", "ronde", "REL", "match": the question is of a tournament;
-    a game's question ("grimorio vuoto", "habilidad de maná") is not."""
+    """ "penalizacion", "penalità", "ronde", "REL", "match", an IPG penalty named as the IPG
+    writes it ("game loss"): the question is of a tournament; a game's question ("grimorio
+    vuoto", "habilidad de maná", "life loss") is not."""
     assert is_about_a_tournament(query) is tournament
 
 

@@ -25,6 +25,10 @@ LAYOUTS = {
     "judging-at-regular": "jar",
 }
 
+# The IPG's penalties, as it writes them after an infraction's name; judges name them so in
+# every language ("après une game loss…").
+PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
+
 # The judge document a tournament's level is judged by, and the words that say the level in
 # every language: the JAR at Regular REL (a store's casual event, FNM), the IPG at Competitive
 # and Professional (as both documents' introductions say).

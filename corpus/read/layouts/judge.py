@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from corpus.model.documents import PENALTIES, slug
 from corpus.model.documents import key as doc_key
-from corpus.model.documents import slug
 from corpus.read.layouts.base import Builder, Context, Draft, Parsed, non_blank
 
 TITLES = {
@@ -31,7 +31,6 @@ ENTRY = re.compile(
     r"(?P<title>\S.*?)$",
     re.IGNORECASE,
 )
-PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
 PARTS = {  # an IPG part's heading line -> the kind of its record
     "definition": "rule",
     "examples": "example",
