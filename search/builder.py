@@ -11,7 +11,7 @@ Whoosh's parser, their words expanded with the same translations first (`parsed`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -36,7 +36,7 @@ def lexical(query: Query, translations: Translations, schema: Any, *, every_word
             languages=query.languages,
             english=query.english,
         )
-    found = parsed(query.text, translations, schema)
+    found = parsed(query.text, translations, schema, dict(query.wildcards))
     return found, sorted({w for _, w in found.iter_all_terms() if isinstance(w, str)})
 
 
@@ -195,7 +195,10 @@ def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[s
 
 
 def expand(
-    text: str, translations: Translations, stop: Callable[[str], bool] = is_stop_word
+    text: str,
+    translations: Translations,
+    stop: Callable[[str], bool] = is_stop_word,
+    wildcards: Mapping[str, Sequence[str]] | None = None,
 ) -> str:
     """Whoosh query syntax for a query with operators: each word's translations as weaker
     alternatives, `tierra` -> `(tierra OR land^0.5 OR terra^0.5 ...)`, and the multi-word terms
@@ -213,6 +216,9 @@ def expand(
         if token in OPERATORS or token in "()" or token.startswith('"'):
             out.append(token)
             continue
+        if wildcards and wildcards.get(token):  # the library's words it stands for
+            out.append(f"({' OR '.join(wildcards[token])})")
+            continue
         word = searched(token, stop)
         if word is None:
             continue
@@ -226,8 +232,15 @@ def expand(
     return f"({' '.join(out)}) OR {quoted}"
 
 
-def parsed(text: str, translations: Translations, schema: Any) -> Any:
-    """A query with operators through Whoosh's parser (every field, AND between words)."""
+def parsed(
+    text: str,
+    translations: Translations,
+    schema: Any,
+    wildcards: Mapping[str, Sequence[str]] | None = None,
+) -> Any:
+    """A query with operators through Whoosh's parser (every field, AND between words); each
+    wildcard word is the OR of the library's words it matches (`wildcards`, from the parse
+    stage: Whoosh's own wildcards would match the index's stems, not the words typed)."""
     from whoosh import qparser
     from whoosh.query import NullQuery
 
@@ -235,7 +248,7 @@ def parsed(text: str, translations: Translations, schema: Any) -> Any:
     parser = qparser.MultifieldParser(fields, schema, group=qparser.AndGroup)
     for plugin in (qparser.WildcardPlugin, qparser.FieldsPlugin, qparser.PlusMinusPlugin):
         parser.remove_plugin_class(plugin)
-    expanded = expand(text, translations)
+    expanded = expand(text, translations, wildcards=wildcards)
     if not expanded.strip():
         raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
     try:
@@ -246,7 +259,7 @@ def parsed(text: str, translations: Translations, schema: Any) -> Any:
             raise QueryError(
                 f"query {text!r} cannot be parsed; check its operators and quotes"
             ) from None
-        return parsed(plain, translations, schema)  # the words alone, all required
+        return parsed(plain, translations, schema, wildcards)  # the words alone, all required
     if query is NullQuery or not list(query.iter_all_terms()):
         raise QueryError(f"query {text!r} has no searchable words")
     return query

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property, partial
@@ -36,6 +37,7 @@ DENSE_DEPTH = 100  # the encoder's nearest texts
 # A tournament's question: the judge documents' best come first, then every document's.
 # eval/judge-tuning.tsv, hit@3 0.56 -> 0.65 (questions-tuning's judge questions 0.75 -> 0.88).
 JUDGE_FIRST = 5
+WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
 
 
@@ -363,6 +365,24 @@ class Engine:
                 for token in analyzer(lang)(word)
             )
         return self._written[asked]
+
+    def words_like(self, typed: str) -> list[str]:
+        """The index vocabulary's words a wildcard word matches, folded ("piétin*": pietine,
+        pietinement…), the most frequent first, at most WILDCARD_WORDS of them."""
+        pattern = fold(typed)
+        pieces = (r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
+        wanted = re.compile("".join(pieces))
+        found = (word for word in self._vocabulary if wanted.fullmatch(word))
+        return list(itertools.islice(found, WILDCARD_WORDS))
+
+    @cached_property
+    def _vocabulary(self) -> list[str]:
+        """The index vocabulary's words, most frequent first (vocabulary.txt)."""
+        try:
+            lines = (self.folder / VOCABULARY).read_text("utf-8").split("\n")
+        except OSError:
+            return []
+        return [line.partition("\t")[0] for line in lines if line]
 
     def term_languages(self, word: str) -> set[str]:
         """The languages of the term base's terms the word is ("joueur": fr); English for an

@@ -47,6 +47,10 @@ class Lexicon(Protocol):
         """The languages whose terms of the term base the word is ("joueur": fr)."""
         ...
 
+    def words_like(self, typed: str) -> list[str]:
+        """The library's words a wildcard word stands for ("tramp*": trample, tramples…)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Query:
@@ -63,6 +67,8 @@ class Query:
     english: tuple[str, ...] = ()
     tournament: bool = False  # asked of a tournament: a word of TOURNAMENT_WORDS is in it
     level_document: str | None = None  # the judge document its tournament's level is judged by
+    # Each wildcard word ("tramp*", "legg?ndario") and the library's words it stands for.
+    wildcards: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def named(self) -> str:
@@ -88,6 +94,17 @@ def parse(text: str, lexicon: Lexicon) -> Query:
         english=tuple(english_words(words, languages, lexicon)),
         tournament=is_about_a_tournament(text),
         level_document=level_document(text),
+        wildcards=() if plain else wildcard_words(text, lexicon),
+    )
+
+
+def wildcard_words(text: str, lexicon: Lexicon) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each wildcard word of a query with the library's words it matches: Whoosh's index holds
+    stems, which a pattern typed as a word does not match ("tramp*" is not "trampl")."""
+    return tuple(
+        (token, tuple(lexicon.words_like(ELISION.sub("", token.strip("+-")))))
+        for token in TOKEN.findall(text)
+        if WILDCARD.search(token) and not token.startswith('"')
     )
 
 

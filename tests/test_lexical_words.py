@@ -19,6 +19,7 @@ from search.cli import cli
 from search.engine import Engine
 from search.parse import parse
 from search.query import without_question_marks
+from search.results import Filters
 
 
 @pytest.fixture(scope="session")
@@ -282,3 +283,22 @@ def test_a_star_alone_is_the_one_printed_for_power_not_a_wildcard(seeds_engine: 
     assert parse("a */* creature", seeds_engine).plain
     assert not parse("leggend*", seeds_engine).plain
     assert not parse("205.4*", seeds_engine).plain
+
+
+def test_a_wildcard_stands_for_the_library_words_it_matches(seeds_engine: Engine):
+    """ "leggend*" and "legg?ndario" are matched against the library's words (leggendaria,
+    leggendario…), not against the index's stems, which a pattern typed as a word does not
+    match: both find the Italian rules of legendary permanents; a pattern no word matches finds
+    nothing."""
+    assert seeds_engine.words_like("leggend*") == [
+        "leggendaria", "leggendario", "leggendari", "leggende",
+    ]  # fmt: skip
+    assert seeds_engine.words_like("legg?ndario") == ["leggendario"]
+    assert parse("L'Artefatt* NOT tipo", seeds_engine).wildcards == (
+        ("L'Artefatt*", ("artefatto", "artefatti")),
+    )
+    for typed in ("leggend*", "legg?ndario"):
+        keys = [r.key for r in seeds_engine.search(typed, Filters(), 5).results]
+        assert {"205.4d", "205.4e"} <= set(keys[:2] + keys[2:4])
+        assert all(key.startswith("205.4") for key in keys)
+    assert seeds_engine.search("zzqx*", Filters(), 5).results == []
