@@ -372,17 +372,19 @@ class Engine:
         pattern = fold(typed)
         pieces = (r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
         wanted = re.compile("".join(pieces))
-        found = (word for word in self._vocabulary if wanted.fullmatch(word))
+        found = (word for word, _ in self._vocabulary if wanted.fullmatch(word))
         return list(itertools.islice(found, WILDCARD_WORDS))
 
     @cached_property
-    def _vocabulary(self) -> list[str]:
-        """The index vocabulary's words, most frequent first (vocabulary.txt)."""
+    def _vocabulary(self) -> list[tuple[str, set[str]]]:
+        """The index vocabulary's words, most frequent first, each with the languages whose
+        texts have it (vocabulary.txt)."""
         try:
             lines = (self.folder / VOCABULARY).read_text("utf-8").split("\n")
         except OSError:
             return []
-        return [line.partition("\t")[0] for line in lines if line]
+        rows = (line.partition("\t") for line in lines if line)
+        return [(word, set(langs.split())) for word, _, langs in rows]
 
     def term_languages(self, word: str) -> set[str]:
         """The languages of the term base's terms the word is ("joueur": fr); English for an
@@ -464,19 +466,11 @@ class Engine:
         from indexer.analyzers import folding_analyzer
         from search.parse import languages_of
 
-        try:
-            lines = (self.folder / VOCABULARY).read_text("utf-8").split("\n")
-        except OSError:
-            return []
         # A Spanish judge is offered Spanish words (and English ones), not Italian ones ("neve"
         # for "nieve"): the words of the query's language's texts, when it is known.
         languages = languages_of(text, self)
         allowed = {*languages, "en"} if languages else None
-        words = []
-        for line in lines:
-            word, _, langs = line.partition("\t")
-            if allowed is None or allowed.intersection(langs.split()):
-                words.append(word)
+        words = [word for word, langs in self._vocabulary if allowed is None or allowed & langs]
         known = set(words)
         lemmas = self.lemmas
         found: dict[str, None] = {}

@@ -102,7 +102,7 @@ def wildcard_words(text: str, lexicon: Lexicon) -> tuple[tuple[str, tuple[str, .
     """Each wildcard word of a query with the library's words it matches: Whoosh's index holds
     stems, which a pattern typed as a word does not match ("tramp*" is not "trampl")."""
     return tuple(
-        (token, tuple(lexicon.words_like(ELISION.sub("", token.strip("+-")))))
+        (token, tuple(lexicon.words_like(bare(token, "+-"))))
         for token in TOKEN.findall(text)
         if WILDCARD.search(token) and not token.startswith('"')
     )
@@ -169,9 +169,10 @@ def content_tokens(text: str, stop: Callable[[str], bool]) -> list[str]:
     return asked or tokens
 
 
-def bare(token: str) -> str:
-    """A word without its elided article and its operator marks: "l'artefatto" -> artefatto."""
-    return ELISION.sub("", token.strip("*?+-"))
+def bare(token: str, marks: str = "*?+-") -> str:
+    """A word without its elided article and its operator marks: "l'artefatto" -> artefatto.
+    A wildcard word keeps its wildcards (`marks` "+-")."""
+    return ELISION.sub("", token.strip(marks))
 
 
 def is_common(token: str, stop: Callable[[str], bool]) -> bool:
