@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpus import paths
 from corpus.model.dates import resolve_edition
-from corpus.model.documents import JUDGE
+from corpus.model.documents import JUDGE, doc_of_key
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import cited_numbers, sort_key
 from corpus.model.text import fold
@@ -219,6 +219,10 @@ class Engine:
         scores = rank.judge_documents_first(scores, query.tournament, query.level_document)
         if dense:
             scores = rank.learned_order(scores, by_words, by_meaning)
+        if filters.docs:
+            # The encoder's nearest are taken among every text: keep the documents asked for
+            # (a key says its document), or their keys would be results with nothing to show.
+            scores = {key: s for key, s in scores.items() if doc_of_key(key) in filters.docs}
         results = present.filled(
             rank.ranked(scores, limit), self.versions, filters, self.english_editions
         )

@@ -373,3 +373,20 @@ def test_a_tournament_question_is_answered_by_the_judge_documents_first(
     game = "what happens if a player has 0 life"
     payload = json.loads(run(judges_and_rules, monkeypatch, "search", game, "--json"))
     assert payload["results"][0]["key"] == "704.5a"
+
+
+def test_every_result_of_a_document_filter_has_its_records(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The encoder's nearest texts are of every document: with --doc cr the IPG's are left out,
+    not shown as results with no text, and a tournament's question has no empty result among
+    the judge documents' five."""
+    asked = "what is the penalty for drawing an extra card at competitive"
+    for doc in ("cr", "ipg"):
+        results = json.loads(
+            run(judges_and_rules, monkeypatch, "search", asked, "--doc", doc, "--json")
+        )["results"]
+        assert results and all(r["document"] == doc and r["records"] for r in results)
+    everywhere = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
+    assert all(r["records"] for r in everywhere["results"])
+    assert everywhere["results"][0]["document"] == "ipg"
