@@ -115,13 +115,7 @@ def _show_part(
 
     results = engine.lookup_part(part, filters)
     if not results:
-        from shlex import quote
-
-        raise Problem(  # "MTR 99.9" must be quoted to be one query
-            f"no {part} in the library; add the document with `mtgrules add`, "
-            f"or try `mtgrules search {quote(asked)}`",
-            404,
-        )
+        raise Problem(_no_such_part(engine, asked, part), 404)
     keys = {r.key for r in results}
     cites: dict[str, None] = {}
     for result in results:
@@ -135,6 +129,39 @@ def _show_part(
         "referred_by": engine.referring_to(part),
     }
     return payload, results
+
+
+def _no_such_part(engine: Engine, asked: str, part: str) -> str:
+    """Why a judge document's part is not shown, and what to do: the document is not in the
+    library, or it is and has no such part (its chapter's sections, or its parts, named)."""
+    from shlex import quote
+
+    name, _, number = part.partition(" ")
+    found = {r.key for r in engine.versions.with_keys([], [f"{name} "])}
+    keys = sorted(found, key=lambda key: (sort_key(key), key))
+    if not keys:  # "MTR 99.9" must be quoted to be one query
+        return (
+            f"no {part} in the library; add the document with `mtgrules add`, "
+            f"or try `mtgrules search {quote(asked)}`"
+        )
+    chapter = f"{name} {number.partition('.')[0]}"
+    sections = [key for key in keys if key.startswith(f"{chapter}.")]
+    if sections:
+        return (
+            f"the {name} in the library has no {part}; its chapter {chapter} has "
+            f"{sections[0]} to {sections[-1]} (`mtgrules show {quote(chapter)}`)"
+        )
+    chapters = [key for key in keys if key.partition(" ")[2].isdigit()]
+    if number[:1].isdigit() and chapters:
+        return (
+            f"the {name} in the library has no {part}; its chapters are {chapters[0]} to "
+            f"{chapters[-1]} (`mtgrules show {quote(chapters[0])}`)"
+        )
+    shown = ", ".join(keys[:4]) + (", …" if len(keys) > 4 else "")
+    return (
+        f"the {name} in the library has no {part}; its parts: {shown} "
+        f"(`mtgrules search --doc {name.lower()} WORDS`)"
+    )
 
 
 def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:

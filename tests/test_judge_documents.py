@@ -390,3 +390,21 @@ def test_every_result_of_a_document_filter_has_its_records(
     everywhere = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
     assert all(r["records"] for r in everywhere["results"])
     assert everywhere["results"][0]["document"] == "ipg"
+
+
+def test_a_missing_part_of_a_document_in_the_library_says_what_it_has(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """show "MTR 9.9" with the MTR loaded: one line, exit 1, naming the chapter's sections (not
+    "add the document"); a chapter the MTR lacks names its chapters."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    for asked, said in (
+        ("MTR 9.9", "its chapter MTR 9 has MTR 9.1 to MTR 9.7 (`mtgrules show 'MTR 9'`)"),
+        ("ipg 7.1", "its chapters are IPG 1 to IPG 4 (`mtgrules show 'IPG 1'`)"),
+    ):
+        result = CliRunner().invoke(cli, ["show", asked], catch_exceptions=False)
+        part = asked.upper()
+        assert result.exit_code == 1 and result.stdout == ""
+        assert result.stderr.splitlines() == [
+            f"error: the {part[:3]} in the library has no {part}; {said}"
+        ]
