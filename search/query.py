@@ -41,11 +41,14 @@ class NumberQuery:
 
 
 def as_number(text: str) -> NumberQuery | None:
-    """A rule number as people write it ("Rule 205.4D", "regla 205,4d"), or None."""
-    rule = RuleNumber.written(text)
+    """A rule number as people write it ("Rule 205.4D", "regla 205,4d"), or None. A star after
+    it ("205.4*") asks for the rule with its subrules, as the number alone does."""
+    family = text.rstrip().removesuffix("*")
+    rule = RuleNumber.written(family)
     if rule is None:
         return None
-    return NumberQuery(rule, alone=rule.depth > 0 and text.rstrip().endswith("."))
+    alone = rule.depth > 0 and family == text.rstrip() and family.endswith(".")
+    return NumberQuery(rule, alone=alone)
 
 
 _QUESTION_MARKS = re.compile(r"[¿¡]|(?<!\S)[?!]+(?!\S)|(?<=[^\W\d_])[?!]+(?=\s|$)")

@@ -302,3 +302,17 @@ def test_a_wildcard_stands_for_the_library_words_it_matches(seeds_engine: Engine
         assert {"205.4d", "205.4e"} <= set(keys[:2] + keys[2:4])
         assert all(key.startswith("205.4") for key in keys)
     assert seeds_engine.search("zzqx*", Filters(), 5).results == []
+
+
+def test_a_rule_number_with_a_star_is_the_rule_with_its_subrules(seeds_engine: Engine):
+    """ "205.4*" and "regola 205,4*" are looked up as 205.4 is (the rule and its subrules), not
+    searched as words (which found the glossary entries that cite 205.4); "205.4." is still
+    the rule alone."""
+    from search.query import as_number
+
+    for written in ("205.4*", "regola 205,4*", "205.4"):
+        number = as_number(written)
+        assert number is not None and str(number.rule) == "205.4" and not number.alone
+    alone = as_number("205.4.")
+    assert alone is not None and alone.alone
+    assert as_number("tramp*") is None
