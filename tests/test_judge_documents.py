@@ -303,6 +303,19 @@ def test_infraction_names_in_other_languages(
     assert "IPG 2.1" in output
 
 
+def test_a_question_in_another_language_finds_the_judge_documents_words(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "penalità", "pénalité", "penalización" are the judge documents' "penalty" (curated: no
+    translated IPG in the library): searched in their English text, never "found nowhere"."""
+    output = run(judge_home, monkeypatch, "term", "pénalité")
+    assert output.splitlines()[0] == "penalty" and "penalità" in output
+    for asked in ("un joueur oublie de piocher, quelle pénalité ?", "penalità per il gioco lento"):
+        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
+        assert payload["results"] and payload["results"][0]["document"] != "cr"
+        assert not {"pénalité", "penalità"} & set(payload.get("missing", []))
+
+
 def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:
     """/doc/ipg/2.1: the infraction with its penalty, its edition and its citations as links;
     the search page has the document filter."""
