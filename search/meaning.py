@@ -55,7 +55,8 @@ class Meaning:
         self.home = home  # where the encoder's cache is
         self.daemon = daemon  # ask the home's daemon first
         self._lock = threading.Lock()
-        self._queries: dict[str, Any] = {}  # text -> its vector, the newest last
+        # (text, limit, langs, keys) -> the hits, the newest last
+        self._answers: dict[tuple[Any, ...], list[DenseHit]] = {}
 
     @cached_property
     def rows(self) -> list[Row]:
@@ -93,7 +94,26 @@ class Meaning:
         keys_allowed: Collection[str] | None = None,
     ) -> list[DenseHit]:
         """The `limit` rows most similar to `text`, best first; only rows of `langs` and with a
-        key in `keys_allowed` when given."""
+        key in `keys_allowed` when given. The last few answers are kept: a tournament's question
+        is asked of the judge documents, then of every document (search/engine.py)."""
+        asked = (text, limit, _frozen(langs), _frozen(keys_allowed))
+        with self._lock:
+            hits = self._answers.get(asked)
+        if hits is None:
+            hits = self._nearest(text, limit, langs, keys_allowed)
+            with self._lock:
+                if len(self._answers) >= ANSWERS_KEPT:
+                    self._answers.pop(next(iter(self._answers)))  # the oldest
+                self._answers[asked] = hits
+        return list(hits)
+
+    def _nearest(
+        self,
+        text: str,
+        limit: int,
+        langs: Collection[str] | None,
+        keys_allowed: Collection[str] | None,
+    ) -> list[DenseHit]:
         if self.daemon and self.home is not None:
             from search import meaning_daemon
 
@@ -103,7 +123,7 @@ class Meaning:
         import numpy as np
 
         encoder = self.encoder()
-        query = self._embedded(encoder, text)
+        query = encoder.embed_query(text)
         with self._lock:  # the first call reads the rows, maps the vectors, builds the columns
             rows = self.rows
             vectors = self._vectors
@@ -129,21 +149,12 @@ class Meaning:
             for row in (rows[i],)
         ]
 
-    def _embedded(self, encoder: Any, text: str) -> Any:
-        """The query's vector; the last few are kept (a tournament's question is asked of the
-        judge documents, then of every document: search/engine.py)."""
-        with self._lock:
-            vector = self._queries.get(text)
-        if vector is None:
-            vector = encoder.embed_query(text)
-            with self._lock:
-                if len(self._queries) >= QUERIES_KEPT:
-                    self._queries.pop(next(iter(self._queries)))  # the oldest
-                self._queries[text] = vector
-        return vector
+
+def _frozen(values: Collection[str] | None) -> frozenset[str] | None:
+    return None if values is None else frozenset(values)
 
 
-QUERIES_KEPT = 16
+ANSWERS_KEPT = 16  # nearest-text answers a Meaning remembers
 _one_shot = False
 
 
