@@ -25,6 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 
 DEPTH = 10  # results looked at for the rank
+MTGRULES = Path(__file__).resolve().parent / "mtgrules"
 
 
 def satisfied(item: str, records: list[dict]) -> bool:
@@ -92,9 +93,8 @@ def prepare(home: Path) -> None:
     from corpus import paths
     from corpus.model.lemmas import prepare as write_lemmas
 
-    mtgrules = Path(__file__).resolve().parent / "mtgrules"
     env = {**os.environ, "MTGRULES_MEANING": "inline"}
-    subprocess.run([str(mtgrules), "index"], env=env, check=True, capture_output=True)
+    subprocess.run([str(MTGRULES), "index"], env=env, check=True, capture_output=True)
     write_lemmas(paths.lemma_cache(home))
 
 
@@ -102,7 +102,6 @@ def evaluate(path: Path) -> int:
     if not path.is_file():
         print(f"{path}: no such query file", file=sys.stderr)
         return 2
-    mtgrules = Path(__file__).resolve().parent / "mtgrules"
     total = passed = 0
     ranks: dict[str, list[int | None]] = defaultdict(list)
     for line in path.read_text("utf-8").splitlines():
@@ -112,7 +111,7 @@ def evaluate(path: Path) -> int:
         tag = rest[0] if rest else "-"
         total += 1
         run = subprocess.run(
-            [str(mtgrules), "search", "--json", "--limit", str(max(int(k), DEPTH)), query],
+            [str(MTGRULES), "search", "--json", "--limit", str(max(int(k), DEPTH)), query],
             capture_output=True,
             text=True,
             check=False,
