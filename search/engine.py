@@ -159,15 +159,13 @@ class Engine:
     def search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:
         """Ranked results, the words that matched and those found nowhere. A query asked
         again of the same engine (the web app's) is answered from memory."""
-        import copy
-
         asked_before = self._answers.get((text, filters, limit))
         if asked_before is not None:
-            return copy.deepcopy(asked_before)
+            return asked_before.copied()
         outcome = self._search(text, filters, limit)
         if len(self._answers) >= ANSWERS_KEPT:
             self._answers.pop(next(iter(self._answers)))  # the oldest
-        self._answers[text, filters, limit] = copy.deepcopy(outcome)
+        self._answers[text, filters, limit] = outcome.copied()
         return outcome
 
     def _search(self, text: str, filters: Filters, limit: int) -> SearchOutcome:

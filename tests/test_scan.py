@@ -153,3 +153,26 @@ def test_an_engine_answers_alike_from_its_second_search_on(seeds_engine: Engine,
             assert dataclasses.replace(got, results=[]) == dataclasses.replace(expected, results=[])
     finally:
         engine.close()
+
+
+def test_a_remembered_answer_is_not_changed_by_what_was_done_with_the_last_one(
+    seeds_engine: Engine,
+):
+    """An engine answers a query asked again from memory: changing a returned outcome's results
+    (presenting picks their records and edition) leaves the next answer whole."""
+    engine = Engine(seeds_engine.folder, seeds_engine.english_editions, seeds_engine.home)
+    try:
+        first = engine.search("regola delle leggende", Filters(), 5)
+        kept = [(r.key, r.score, list(r.records), r.in_effect) for r in first.results]
+        assert kept and all(records for _, _, records, _ in kept)
+        for result in first.results:
+            result.records.clear()
+            result.in_effect = "1999-01-01"
+        first.results.clear()
+        again = engine.search("regola delle leggende", Filters(), 5)
+        assert [(r.key, r.score, r.records, r.in_effect) for r in again.results] == kept
+        again.results[0].records.pop()
+        third = engine.search("regola delle leggende", Filters(), 5)
+        assert [(r.key, r.score, r.records, r.in_effect) for r in third.results] == kept
+    finally:
+        engine.close()
