@@ -51,6 +51,8 @@ def search(
     number = number or part  # type: ignore[assignment]
     if results and outcome.partial:
         payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
+    if not results and filters.langs and (note := _not_in_languages(engine, filters)):
+        payload["note"] = note
     if not results and not number:
         from search.parse import is_stop_word
 
@@ -59,6 +61,28 @@ def search(
         if suggestions:
             payload["suggestions"] = suggestions
     return payload, results, set(outcome.matched)
+
+
+def _not_in_languages(engine: Engine, filters: Filters) -> str | None:
+    """Why a search of documents in languages they are not written in found nothing: the
+    judge's documents are often in English only ("--lang es --doc ipg")."""
+    from corpus.model.documents import DOCUMENTS
+    from corpus.model.languages import LANGUAGES
+
+    def named(codes: Sequence[str]) -> str:
+        return " and ".join(LANGUAGES[c].english_name for c in codes)
+
+    for doc in filters.docs:
+        written = engine.languages_of(doc)
+        if not written:
+            return f"the library has no {DOCUMENTS[doc]}; add it with `mtgrules add FILE`"
+        if not set(written) & set(filters.langs):
+            return (
+                f"the {DOCUMENTS[doc]} is in {named(written)} only here, not in "
+                f"{named(filters.langs)}; search it with --lang {written[0]} or without --lang "
+                "(a question in any language reaches its text)"
+            )
+    return None
 
 
 def show(
@@ -387,7 +411,13 @@ def _part_history(
     events = part_history(part, list(editions.items()), ignore_typography=ignore_typography)
     if not events:
         raise Problem(f"no {part} in any loaded edition; see `mtgrules sources`", 404)
-    return {"rule": part, "edition": edition, "history": [asdict(e) for e in events]}
+    return {
+        "rule": part,
+        "edition": edition,
+        "oldest_loaded": next(iter(editions)),
+        "history": [asdict(e) for e in events],
+        "subrules": {},  # a judge document's section is read whole, its parts included
+    }
 
 
 def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:

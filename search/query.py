@@ -64,6 +64,11 @@ def without_question_marks(text: str) -> str:
     return _ENDING_MARKS.sub("", text) if len(text.split()) > 1 else text
 
 
+# A filter typed as a word, as some search boxes take it ("kind:rule trample"): here it is an
+# option, and searched as words it would match nothing and say so confusingly.
+_FILTER_AS_WORD = re.compile(r"(?<!\S)(kind|lang|doc|edition):(\S+)", re.IGNORECASE)
+
+
 def validate(text: str) -> str:
     shown = text if len(text) <= 40 else text[:37] + "..."
     try:
@@ -92,6 +97,12 @@ def validate(text: str) -> str:
         )
     if all(t in OPERATORS for t in words):
         raise QueryError(f"query {shown!r} is only operators; give words around AND/OR/NOT")
+    if field := _FILTER_AS_WORD.search(stripped):
+        name, value = field[1].lower(), field[2]
+        raise QueryError(
+            f"query {shown!r}: {field[0]!r} is not query syntax; filter with the option "
+            f"instead: --{name} {value}"
+        )
     if words[0] in {"NOT", "ANDNOT"}:
         raise QueryError(
             f"query {shown!r} starts with NOT; say first what to search for, "

@@ -166,10 +166,35 @@ def highlight(record: StoredRecord, matched: set[str]):
     return text
 
 
+_CHANGE = re.compile(r"(\[-.*?-\]|\{\+.*?\+\})")
+_CONTEXT = 12  # unchanged words kept on each side of a change
+
+
+def condensed(diff: str) -> str:
+    """A long text's diff as its changes with some words either side; the long unchanged runs
+    between them become "…" (an MTR section is a page: its one changed date is what matters)."""
+    parts = _CHANGE.split(diff)
+    if len(parts) == 1:
+        return diff
+    out: list[str] = []
+    for at, part in enumerate(parts):
+        if at % 2:
+            out.append(part)
+            continue
+        words = part.split()
+        first, last = at == 0, at == len(parts) - 1
+        keep_head = 0 if first else _CONTEXT
+        keep_tail = 0 if last else _CONTEXT
+        if len(words) > keep_head + keep_tail + 1:
+            words = [*words[:keep_head], "…", *words[len(words) - keep_tail :]]
+        out.append(" ".join(words))
+    return " ".join(p for p in out if p)
+
+
 def colour_diff(diff: str) -> str:
     """Removed words red, added words green, on a terminal only; the document's own text made
-    safe for a terminal first (the colours are ours)."""
-    diff = terminal_safe(diff)
+    safe for a terminal first (the colours are ours). Long unchanged runs are elided."""
+    diff = condensed(terminal_safe(diff))
     if not sys.stdout.isatty():
         return diff
     diff = re.sub(r"\[-(.*?)-\]", lambda m: click.style(m[0], fg="red"), diff)

@@ -286,6 +286,25 @@ def test_history_of_an_mtr_section(judge_home: Path, monkeypatch: pytest.MonkeyP
     ]
 
 
+def test_history_of_a_judge_section_as_text(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """history "IPG 2.1" in the terminal: its editions, and each change with words around it."""
+    out = run(judge_home, monkeypatch, "history", "IPG 2.1").splitlines()
+    assert out[:3] == [
+        "IPG 2.1: 1 change (in every loaded edition since 2023-11-13)",
+        "2023-11-13  first seen     IPG 2.1 (in the oldest loaded edition: it appeared before it)",
+        "2024-09-23  changed        IPG 2.1",
+    ]
+    assert out[3].startswith("    … problems are treated as a Game Play Error — Game Rule")
+    assert "{+If the turn-based action of putting a lore counter on a Saga is missed," in out[3]
+    assert "Philosophy:" not in out[3]  # the long unchanged run between the changes is elided
+    jar = run(judge_home, monkeypatch, "history", "JAR serious-problems")
+    assert jar.splitlines()[0] == (
+        "JAR serious-problems: 0 changes (in every loaded edition since 2024-09-23)"
+    )
+
+
 def test_sources_lists_the_documents(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """sources says which document each file is."""
     payload = json.loads(run(judge_home, monkeypatch, "sources", "--json"))
@@ -314,6 +333,43 @@ def test_a_question_in_another_language_finds_the_judge_documents_words(
         payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
         assert payload["results"] and payload["results"][0]["document"] != "cr"
         assert not {"pénalité", "penalità"} & set(payload.get("missing", []))
+
+
+def test_searching_a_judge_document_in_a_language_it_is_not_in_says_so(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--lang es --doc ipg finds nothing, and says the IPG is in English only here, with the fix;
+    the web's search page says the same."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(
+        cli, ["search", "--lang", "es", "--doc", "ipg", "juego lento"], catch_exceptions=False
+    )
+    assert result.exit_code == 1
+    assert result.output == (
+        "no rules match 'juego lento'; the Infraction Procedure Guide is in English only here, "
+        "not in Spanish; search it with --lang en or without --lang (a question in any "
+        "language reaches its text)\n"
+    )
+    page = TestClient(create_app(judge_home)).get(
+        "/", params={"q": "juego lento", "lang": "es", "doc": "ipg"}
+    )
+    assert "The Infraction Procedure Guide is in English only here" in page.text
+
+
+def test_a_filter_typed_as_a_word_is_refused_with_the_option_to_use(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "doc:ipg lateness" is not query syntax: exit 2, naming --doc ipg."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(cli, ["search", "doc:ipg lateness"], catch_exceptions=False)
+    assert result.exit_code == 2
+    assert "'doc:ipg' is not query syntax; filter with the option instead: --doc ipg" in (
+        result.output
+    )
 
 
 def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:

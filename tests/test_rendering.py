@@ -8,7 +8,7 @@ from rich.console import Console
 
 from indexer.analyzers import stems
 from search.engine import Filters
-from search.render import echo_rich
+from search.render import condensed, echo_rich
 from search.session import open_engine
 
 
@@ -49,3 +49,14 @@ def test_narrow_terminal_stacks():
     echo_rich(results, (), matched, Console(file=out, width=80, force_terminal=True))
     rows = [line for line in out.getvalue().splitlines() if "· rule ·" in line]
     assert len(rows) == 2
+
+
+def test_a_long_diff_keeps_its_changes_and_the_words_around_them():
+    """Unchanged runs longer than twice the context become "…"; short texts stay whole."""
+    words = " ".join(f"w{i}" for i in range(40))
+    diff = f"{words} [-old-] {{+new+}} {words}"
+    kept = condensed(diff).split()
+    assert kept[0] == "…" and kept[1:13] == [f"w{i}" for i in range(28, 40)]
+    assert kept[13:15] == ["[-old-]", "{+new+}"] and kept[-1] == "…"
+    assert condensed("a b [-c-] {+d+} e f") == "a b [-c-] {+d+} e f"
+    assert condensed(words) == words  # no change marked: nothing to centre on

@@ -43,16 +43,16 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         if not number and not answered and meaning.preparing(engine.folder, home()):
             echo(meaning.PREPARING, err=True)  # the vectors come after the lexical index
     if "missing" in payload and not as_json:
-        missing = ", ".join(payload["missing"]) or "none"
-        echo(
-            f"note: no rule has every word; rules with some of them (found nowhere: {missing})",
-            err=True,
-        )
+        missing = ", ".join(payload["missing"])
+        nowhere = f" (found nowhere: {missing})" if missing else " (each is in some rule)"
+        echo(f"note: no rule has every word; rules with some of them{nowhere}", err=True)
     if as_json:
         echo_json(payload)
     elif not results:
         suggestions = payload.get("suggestions")
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        if note := payload.get("note"):
+            hint = f"; {note}"
         echo(f"no rules match {text!r}{hint}", err=True)
     else:
         show_results(results, show, matched)

@@ -162,6 +162,7 @@ async def home_page(request: Request) -> Response:
         matched=matched,
         known=known,
         suggestions=payload.get("suggestions", []),
+        note=payload.get("note"),
         partial="missing" in payload,
         missing=payload.get("missing", []),
         **context,
