@@ -262,6 +262,17 @@ class Reader:
         ).fetchone()
         return row is not None
 
+    def judge_editions(self) -> dict[str, list[str]]:
+        """Each judge document's editions (mtr -> its dates, oldest first)."""
+        rows = self.db.execute(
+            "SELECT DISTINCT substr(key, 1, 3), editions FROM versions "
+            "WHERE substr(key, 1, 4) IN ('MTR ', 'IPG ', 'JAR ')"
+        )
+        found: dict[str, set[str]] = {}
+        for name, editions in rows:
+            found.setdefault(name.lower(), set()).update(_split(editions))
+        return {doc: sorted(dates) for doc, dates in found.items()}
+
     def vids_in(self, edition: str) -> list[str]:
         """The versions an edition carries (editions are dates: a substring is one edition)."""
         rows = self.db.execute(

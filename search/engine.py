@@ -121,7 +121,12 @@ class Engine:
         edition = filters.edition
         if edition:
             edition = resolve_edition(edition, self.english_editions)
-            filters = dataclasses.replace(filters, edition=edition)
+            in_effect = tuple(
+                (doc, max(earlier))
+                for doc, dates in self.versions.judge_editions().items()
+                if (earlier := [d for d in dates if d <= edition])
+            )
+            filters = dataclasses.replace(filters, edition=edition, in_effect=in_effect)
         if edition and not self.versions.has_edition(edition):
             loaded = ", ".join(self.english_editions) or "none"
             raise UnknownEdition(
@@ -137,7 +142,8 @@ class Engine:
         query = filters.whoosh()
         if not filters.edition:
             return query
-        vids = self.versions.vids_in(filters.edition)
+        dates = {filters.edition, *(date for _, date in filters.in_effect)}
+        vids = [vid for date in sorted(dates) for vid in self.versions.vids_in(date)]
         documents = set(self.searcher.docs_for_query(Or([Term("vid", v) for v in vids])))
         if query is not None:
             documents &= set(self.searcher.docs_for_query(query))
@@ -223,9 +229,7 @@ class Engine:
             # 0.67 on eval/judge-tuning.tsv. So the documents asked for are kept here, by key,
             # or other documents' keys would be results with nothing to show.
             scores = {key: s for key, s in scores.items() if doc_of_key(key) in filters.docs}
-        results = present.filled(
-            rank.ranked(scores, limit), self.versions, filters, self.english_editions
-        )
+        results = present.first_filled(limit, scores, self.versions, filters, self.english_editions)
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
 
     def _scanner(self) -> Any:

@@ -151,6 +151,9 @@ def to_tmx(units_: Sequence[Unit]) -> str:
                 ET.SubElement(tuv, "prop", type="x-align-method").text = record.align.method
                 confidence = f"{record.align.confidence:.2f}"
                 ET.SubElement(tuv, "prop", type="x-align-confidence").text = confidence
+                if "misnumbered" in record.flags:  # corpus/align/misnumbered.py
+                    misprint = f"{record.number} is printed twice; this one read as {unit.key}"
+                    ET.SubElement(tuv, "prop", type="x-misprint").text = misprint
             ET.SubElement(tuv, "seg").text = record.text
     return _xml(tmx, doctype='<!DOCTYPE tmx SYSTEM "tmx14.dtd">')
 

@@ -15,7 +15,7 @@ from corpus import library
 from corpus.align.following import followed, followings
 from corpus.model.dates import resolve_edition, typed_edition
 from corpus.model.documents import doc_of_key, doc_of_layout, written_key
-from corpus.model.languages import SHOWN_ORDER
+from corpus.model.languages import SHOWN_ORDER, language_name
 from corpus.model.numbers import RuleNumber, sort_key
 from search import renumbering
 from search.errors import Problem, QueryError
@@ -34,6 +34,7 @@ def search(
     engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result], set[str]]:
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
+    asked = None
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
         part = written_key(text)
@@ -41,13 +42,16 @@ def search(
         if part:
             outcome = SearchOutcome(engine.lookup_part(part, filters))
         elif number:
-            outcome = SearchOutcome(engine.lookup(number, filters))
+            found, asked = _numbered(engine, number, filters)
+            outcome = SearchOutcome(found)
         else:
             outcome = engine.search(text, filters, limit)
     except QueryError as error:
         raise Problem.of(error) from None
     results = outcome.results
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
+    if number and asked is not None and asked.note:
+        payload["note"] = asked.note  # --edition's 725.1 is another rule's number today
     number = number or part  # type: ignore[assignment]
     if results and outcome.partial:
         payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
@@ -67,10 +71,9 @@ def _not_in_languages(engine: Engine, filters: Filters) -> str | None:
     """Why a search of documents in languages they are not written in found nothing: the
     judge's documents are often in English only ("--lang es --doc ipg")."""
     from corpus.model.documents import DOCUMENTS
-    from corpus.model.languages import LANGUAGES
 
     def named(codes: Sequence[str]) -> str:
-        return " and ".join(LANGUAGES[c].english_name for c in codes)
+        return " and ".join(map(language_name, codes))
 
     for doc in filters.docs:
         written = engine.languages_of(doc)
@@ -97,10 +100,7 @@ def show(
         filters = engine.with_edition(filters)
     except QueryError as error:
         raise Problem.of(error) from None
-    # A number of another edition is looked up under its rule's current key.
-    asked = (
-        renumbering.as_of(engine, number, filters.edition) if number and filters.edition else None
-    )
+    asked = None
     if number is None:
         results = entry(engine, rule, filters)  # a glossary entry, a mechanic, a file's key
         if not results:
@@ -109,10 +109,8 @@ def show(
                 "(use `mtgrules search` for words)",
                 400,
             )
-    elif asked is not None and asked.key is not None and asked.number == number:
-        results = renumbering.gone(engine, asked.key, filters)  # not in the newest edition
     else:
-        results = engine.lookup(asked.number if asked else number, filters)
+        results, asked = _numbered(engine, number, filters)
     if not results:
         raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
     keys = {r.key for r in results}
@@ -128,6 +126,20 @@ def show(
     if asked is not None and asked.note:
         payload["note"] = asked.note
     return payload, results
+
+
+def _numbered(
+    engine: Engine, number: Any, filters: Filters
+) -> tuple[list[Result], renumbering.AsOf | None]:
+    """A rule number's results, the number read in --edition's numbering when one is given:
+    looked up under its rule's current key (725.1 of 2025-11-14 is 726.1), or under a gone
+    key when the newest edition no longer has the rule."""
+    if not filters.edition:
+        return engine.lookup(number, filters), None
+    asked = renumbering.as_of(engine, number, filters.edition)
+    if asked.key is not None and asked.number == number:
+        return renumbering.gone(engine, asked.key, filters), asked  # not in the newest edition
+    return engine.lookup(asked.number, filters), asked
 
 
 def _show_part(
@@ -272,7 +284,8 @@ def diff(
     for lang in langs or ("en",):
         # A translation's editions are the English editions its documents follow.
         editions = by_edition(records, lang, followed=lang != "en")
-        old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+        since = f"; what English changed since: `mtgrules stale --lang {lang}`"
+        old, new = _span(editions, from_, to, language_name(lang), since if lang != "en" else "")
         # Through the editions loaded between: a rule is paired as its identity chains it.
         between = [editions[e] for e in editions if old < e < new]
         changes = compare(
@@ -300,7 +313,7 @@ def _judge_diff(
     editions = by_edition(records, "en")
     if not editions:
         raise Problem(f"no {doc.upper()} in the library; add it with `mtgrules add`", 404)
-    old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+    old, new = _span(editions, from_, to, f"the {doc.upper()}")
     changes = compare_parts(editions[old], editions[new], ignore_typography=ignore_typography)
     if rule:
         wanted = written_key(rule if rule.lower().startswith(doc) else f"{doc} {rule}")
@@ -318,6 +331,22 @@ def _judge_diff(
         "lang": "en",
         "changes": [c.to_json() for c in changes],
     }
+
+
+def _span(
+    editions: dict[str, list[Record]], from_: str, to: str, what: str, hint: str = ""
+) -> tuple[str, str]:
+    """--from and --to as loaded editions (newer first is a diff backwards: what the newer
+    edition added is removed); a usage error when they name two editions where the document
+    has only one."""
+    old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+    if old == new and len(editions) == 1 and from_ != to:
+        raise Problem(
+            f"{what} has one edition here ({old}): --from {from_} and --to {to} are both it, "
+            f"so there is nothing to compare{hint}",
+            400,
+        )
+    return old, new
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:

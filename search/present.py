@@ -4,7 +4,7 @@ and the web app are payloads.py; the terminal's rendering is render.py.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from corpus.model.mechanics import owned_rules, result_key
 from corpus.model.numbers import RuleNumber, sort_key
@@ -77,6 +77,27 @@ def filled(
     results = with_subrules(results, versions, filters)
     arrange(results, filters, english_editions)
     return results
+
+
+def first_filled(
+    limit: int,
+    scores: Mapping[str, float],
+    versions: Reader,
+    filters: Filters,
+    english_editions: tuple[str, ...],
+) -> list[Result]:
+    """The best `limit` results that have something to show. A heading takes in the subrules
+    ranked below it, and a key's records may all be filtered away (`--kind glossary` of a rule
+    that the keyword's ranking named): the next keys make up the count `--limit` asked for."""
+    from search.rank import ranked
+
+    taken = limit
+    while True:
+        best = ranked(scores, taken)
+        results = [r for r in filled(best, versions, filters, english_editions) if r.records]
+        if len(results) >= limit or len(best) < taken:
+            return results[:limit]
+        taken += limit
 
 
 def is_heading(record: StoredRecord) -> bool:

@@ -57,11 +57,18 @@ class Result:
         2025-11-14); 725.1 now". A heading's subrules and a mechanic's rules print their own
         keys: they are not renumbered; a subrule that was says its own key ("(725.1 now)")."""
         where: dict[tuple[str, str], list[str]] = {}
+        misprints: list[str] = []
         for record in self.records if records is None else records:
             if record.kind != "rule" or not record.number or record.number == record.key:
                 continue
             if record.align.method != "number":
                 continue  # aligned by content or forced: its label says so
+            if "misnumbered" in record.flags:  # corpus/align/misnumbered.py
+                misprints.append(
+                    f"{record.lang} prints {record.number}, a number it gives two rules: "
+                    f"a misprint, read as {record.key}"
+                )
+                continue
             if record.lang == "en":
                 label = f"en {record.edition}"
             elif record.follows:
@@ -72,7 +79,7 @@ class Result:
             if label not in labels:
                 labels.append(label)
         if not where:
-            return None
+            return "; ".join(misprints) or None
         from corpus.align.identity import gone_place  # a renumbered rule's only
 
         gone = gone_place(self.key)
@@ -81,7 +88,7 @@ class Result:
             f"{number} in {', '.join(labels)}" + ("" if key == self.key else f" ({key} now)")
             for (number, key), labels in where.items()
         ]
-        return f"printed {'; '.join(parts)}; {now}"
+        return "; ".join([f"printed {'; '.join(parts)}; {now}", *misprints])
 
 
 @dataclass(frozen=True)
@@ -149,6 +156,20 @@ class Filters:
     edition: str | None = None
     all_editions: bool = False  # rank on every English edition's text, not the newest only
     docs: tuple[str, ...] = ()  # cr, mtr, ipg, jar (corpus/model/documents.py); empty: all
+    # With an edition: each judge document's edition in effect on that date (its newest on or
+    # before it; Engine.with_edition). The judge documents' dates are their own, not the CR's.
+    in_effect: tuple[tuple[str, str], ...] = ()
+
+    def edition_of(self, key: str) -> str | None:
+        """The edition asked for a key's document: the CR's date, or the judge document's
+        edition in effect then (None: that document had no edition yet)."""
+        doc = doc_of_key(key)
+        if doc == "cr" or not self.edition:
+            return self.edition
+        return dict(self.in_effect).get(doc)
+
+    def _of_edition(self, record: StoredRecord) -> bool:
+        return self.edition_of(record.key) in (*record.editions, record.follows)
 
     def whoosh(self):
         """The language and kind filters as a Whoosh query (the edition is the engine's)."""
@@ -167,6 +188,6 @@ class Filters:
         return (
             (not self.langs or record.lang in self.langs)
             and (not self.kinds or record.kind in self.kinds)
-            and (not self.edition or self.edition in (*record.editions, record.follows))
+            and (not self.edition or self._of_edition(record))
             and (not self.docs or doc_of_key(record.key) in self.docs)
         )

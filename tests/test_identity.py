@@ -156,6 +156,22 @@ def test_show_with_an_edition_reads_the_number_in_that_edition(library: Path):
     assert "El iniciativa es una designación" in out
 
 
+def test_search_for_a_number_with_an_edition_reads_it_as_show_does(library: Path):
+    """`search 725.1 --edition 2025-11-14` is the initiative under 726.1, as `show` is, and
+    says so on stderr; without an edition, 725.1 is today's (the monarch)."""
+    result = CliRunner().invoke(
+        cli, ["search", "725.1", "--edition", "2025-11-14"], catch_exceptions=False
+    )
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0] == "note: 725.1 of 2025-11-14 is 726.1 now"
+    assert "The initiative is a designation" in result.output
+    payload = json.loads(run("search", "725.1", "--edition", "2025-11-14", "--json"))
+    assert [r["key"] for r in payload["results"]] == ["726.1"]
+    assert payload["note"] == "725.1 of 2025-11-14 is 726.1 now"
+    today = json.loads(run("search", "725.1", "--json"))["results"][0]["records"][0]
+    assert "monarch" in today["text"]
+
+
 def test_a_gone_rule_is_shown_under_its_own_key(library: Path):
     """A rule 2026-08-07 removed is found by its old number and edition, under its gone key,
     never under the number of what took its place."""
@@ -196,6 +212,21 @@ def test_history_agrees_with_the_chain(library: Path):
             if event.previous and event.number:
                 before = EDITIONS[EDITIONS.index(event.edition) - 1]
                 assert keys[before, event.previous] == keys[event.edition, event.number]
+
+
+def test_a_rule_put_before_others_shifts_them_rather_than_taking_their_place(library: Path):
+    """2026-08-07 put "a non-Siege battle has defense 0" at 704.5w: the protector rule moved to
+    704.5x and the Siege's to 704.5y (generalised), though the old 704.5x is half alike the new
+    one; the Spanish 704.5x (the Siege's, after 2025-11-14) stands under 704.5y."""
+    changes = json.loads(run("diff", "--from", "2025-11-14", "--to", "2026-08-07", "--json"))
+    moves = {c["from"]: (c["status"], c["to"]) for c in changes["changes"] if c["from"]}
+    assert moves["704.5w"] == ("moved+changed", "704.5x")
+    assert moves["704.5x"] == ("moved+changed", "704.5y")
+    added = [c["to"] for c in changes["changes"] if c["status"] == "added"]
+    assert "704.5w" in added
+    shown = json.loads(run("show", "704.5y", "--json"))["results"][0]["records"]
+    spanish = [r for r in shown if r["lang"] == "es"]
+    assert [r["number"] for r in spanish] == ["704.5x"] and "asedio" in spanish[0]["text"].lower()
 
 
 @settings(

@@ -276,6 +276,18 @@ def test_diff_between_two_mtr_editions(judge_home: Path, monkeypatch: pytest.Mon
     assert all(c["status"] == "changed" for c in payload["changes"])
 
 
+def test_diff_of_a_document_with_one_edition_says_there_is_nothing_to_compare(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """diff --doc jar --from 2024-09-23 --to latest: the JAR has one edition here; exit 2."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(
+        cli, ["diff", "--doc", "jar", "--from", "2024-09-23", "--to", "latest"]
+    )
+    assert result.exit_code == 2
+    assert "the JAR has one edition here (2024-09-23)" in result.stderr
+
+
 def test_history_of_an_mtr_section(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """history "MTR 3.7": first seen in 2024-09-23, changed in each later edition."""
     payload = json.loads(run(judge_home, monkeypatch, "history", "MTR 3.7", "--json"))
@@ -333,6 +345,25 @@ def test_a_question_in_another_language_finds_the_judge_documents_words(
         payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
         assert payload["results"] and payload["results"][0]["document"] != "cr"
         assert not {"pénalité", "penalità"} & set(payload.get("missing", []))
+
+
+def test_search_with_an_edition_shows_the_judge_sections_of_that_edition(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--edition 2024-09-23 --doc mtr: MTR 3.7 as it was then (Foundations the new set); the
+    next edition's date gives its text (Aetherdrift), never a result with no text."""
+    shown = {}
+    for edition in ("2024-09-23", "2024-12-16"):
+        payload = json.loads(
+            run(judge_home, monkeypatch, "search", "--edition", edition, "--doc", "mtr",
+                "new releases tournament legal", "--json")
+        )  # fmt: skip
+        result = payload["results"][0]
+        assert result["key"] == "MTR 3.7" and len(result["records"]) == 1
+        shown[edition] = result["records"][0]
+    assert shown["2024-09-23"]["edition"] == "2024-09-23"
+    assert "Foundations™ November 8, 2024" in shown["2024-09-23"]["text"]
+    assert "Aetherdrift™ February 7, 2025" in shown["2024-12-16"]["text"]
 
 
 def test_searching_a_judge_document_in_a_language_it_is_not_in_says_so(

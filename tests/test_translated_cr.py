@@ -251,10 +251,11 @@ def test_check_and_stale_on_the_spanish_cr(spanish_home: Path):
     code, out = run(spanish_home, "check", "--lang", "es", "--json")
     assert code == 1
     problems = {(p["number"], p["check"]) for p in json.loads(out)["problems"]}
-    assert ("111.10f", "missing") in problems
-    assert ("111.10b", "duplicate") in problems
+    assert ("405.6d", "missing") in problems
+    assert ("111.10b", "duplicate") in problems  # 111.10f printed 111.10b: not missing
+    assert ("111.10f", "missing") not in problems
     assert ("716.38b", "extra") in problems
-    assert sum(check == "missing" for _, check in problems) == 17
+    assert sum(check == "missing" for _, check in problems) == 3
     assert sum(check == "translator-note" for _, check in problems) == 8
     code, out = run(spanish_home, "stale", "--lang", "es", "--json")
     assert code == 0
@@ -287,8 +288,8 @@ def test_check_ranks_findings_and_pairs_list_items(spanish_home: Path):
     code, out = run(spanish_home, "check", "--lang", "es")
     assert code == 1
     first, *lines = out.splitlines()
-    assert first.startswith(tuple(f"{n} problems: 17 missing, 1 extra," for n in range(60, 90)))
-    assert lines[0].startswith("error   magic_rules_clean.pdf 111.10f: missing:")
+    assert first.startswith(tuple(f"{n} problems: 3 missing, 1 extra," for n in range(40, 90)))
+    assert lines[0].startswith("error   magic_rules_clean.pdf 405.6d: missing:")
     assert not any(" 207.2c: list" in line or " 205.3g: list" in line for line in lines)
     assert not any(" 612.5: references" in line or " 603.7c: references" in line for line in lines)
     _, out = run(spanish_home, "check", "--lang", "es", "--json")
@@ -297,7 +298,7 @@ def test_check_ranks_findings_and_pairs_list_items(spanish_home: Path):
     assert kinds.index("missing") < kinds.index("duplicate") < kinds.index("translator-note")
     severities = {p["kind"]: p["severity"] for p in payload["problems"]}
     assert severities["missing"] == "error" and severities["translator-note"] == "info"
-    assert payload["counts"]["missing"] == 17
+    assert payload["counts"]["missing"] == 3
 
 
 @pytest.mark.shared_data
@@ -316,21 +317,23 @@ def test_stale_says_where_each_rule_went(spanish_home: Path):
 
 @pytest.mark.shared_data
 def test_exports_keep_both_copies_of_a_duplicated_number(spanish_home: Path):
-    """TMX: both Spanish 111.10b, distinct ids, marked as duplicates; CSV edition columns
-    filled and the followed edition beside them."""
+    """TMX: the Spanish 111.10b printed for 111.10f is 111.10f's unit, its printed number and
+    the misprint beside it; a number printed twice where neither copy can be read otherwise
+    keeps both copies, marked as duplicates; CSV edition columns filled and the followed edition
+    beside them."""
     _, out = run(spanish_home, "export", "--format", "tmx", "--lang", "en,es")
     root = ET.fromstring(out.encode("utf-8"))
-    copies = [
-        tu
-        for tu in root.iter("tu")
-        if next(p.text for p in tu.iter("prop") if p.get("type") == "x-key") == "111.10b"
+
+    def props(tu: ET.Element, kind: str) -> list[str | None]:
+        return [p.text for p in tu.iter("prop") if p.get("type") == kind]
+
+    units = {tu.get("tuid"): tu for tu in root.iter("tu")}
+    assert props(units["111.10f"], "x-number") == ["111.10f", "111.10b"]
+    assert props(units["111.10f"], "x-misprint") == [
+        "111.10b is printed twice; this one read as 111.10f"
     ]
-    assert [tu.get("tuid") for tu in copies] == ["111.10b", "111.10b rule 2"]
-    duplicate = [p.text for tu in copies for p in tu.iter("prop") if p.get("type") == "x-duplicate"]
-    assert duplicate == [
-        "111.10b is printed 2 times; this is copy 1",
-        "111.10b is printed 2 times; this is copy 2",
-    ]
+    assert props(units["111.10b"], "x-number") == ["111.10b", "111.10b"]
+    assert "111.10b rule 2" not in units and props(units["111.10b"], "x-duplicate") == []
     _, out = run(spanish_home, "export", "--lang", "es")
     assert len(root.findall("body/tu")) == len(out.splitlines())
     _, out = run(spanish_home, "export", "--format", "csv", "--lang", "en,es")
@@ -345,18 +348,51 @@ def test_exports_keep_both_copies_of_a_duplicated_number(spanish_home: Path):
 @pytest.mark.shared_data
 def test_sources_diff_and_history_for_a_translator(spanish_home: Path, shared_data: Path):
     """sources shows the SHA-256 and encoding; diff --lang es finds the Spanish CR under the
-    edition it follows; history covers a rule's subrules."""
+    edition it follows, its one edition, and says there is nothing to compare; history covers
+    a rule's subrules."""
     _, out = run(spanish_home, "sources")
     assert "  encoding: PDF text" in out
     assert (
         "  sha256: " + hashlib.sha256((shared_data / "cr/es" / PDF).read_bytes()).hexdigest() in out
     )
-    code, out = run(spanish_home, "diff", "--lang", "es", "--from", "2025-11-14", "--to", "latest")
-    assert (code, out.splitlines()[0]) == (0, "es 2025-11-14 → 2025-11-14: 0 changes")
-    code, out = run(spanish_home, "history", "702.19", "--json")
+    one = CliRunner(env={"MTGRULES_HOME": str(spanish_home)}).invoke(
+        cli, ["diff", "--lang", "es", "--from", "2025-11-14", "--to", "latest"]
+    )
+    assert one.exit_code == 2
+    assert (
+        "Spanish has one edition here (2025-11-14): --from 2025-11-14 and --to latest are both "
+        "it, so there is nothing to compare; what English changed since: `mtgrules stale --lang "
+        "es`" in one.stderr
+    )
+    _, out = run(spanish_home, "history", "702.19", "--json")
     payload = json.loads(out)
     assert payload["oldest_loaded"] == "2025-11-14"
     assert {"702.19a", "702.19b", "702.19c"} <= set(payload["subrules"])
     _, out = run(spanish_home, "history", "702.19")
     assert out.startswith("702.19: 0 changes; its ")
     assert "in every loaded edition since 2025-11-14" in out.splitlines()[0]
+
+
+@pytest.mark.shared_data
+def test_a_number_printed_twice_is_read_as_the_number_its_place_calls_for(spanish_home: Path):
+    """The Spanish CR prints 123.6e as a second 123.6d, and 702.11d as 702.16i: each stands
+    beside its English rule, says it is a misprint, and `check` says how it was read."""
+    _, out = run(spanish_home, "show", "123.6e", "--json")
+    result = json.loads(out)["results"][0]
+    spanish = [r for r in result["records"] if r["lang"] == "es"]
+    assert [(r["number"], r["flags"]) for r in spanish] == [("123.6d", ["misnumbered"])]
+    assert "vocales únicas" in spanish[0]["text"]
+    assert result["renumbered"] == (
+        "es prints 123.6d, a number it gives two rules: a misprint, read as 123.6e"
+    )
+    _, out = run(spanish_home, "show", "123.6d", "--json")
+    spanish = [r for r in json.loads(out)["results"][0]["records"] if r["lang"] == "es"]
+    assert len(spanish) == 1 and "letras específicas" in spanish[0]["text"]
+    _, out = run(spanish_home, "show", "702.11d", "--json")
+    spanish = [r for r in json.loads(out)["results"][0]["records"] if r["lang"] == "es"]
+    assert [r["number"] for r in spanish] == ["702.16i"]
+    assert spanish[0]["text"].startswith("“Antimaleficio contra [cualidad]”")
+    _, out = run(spanish_home, "check", "--lang", "es")
+    assert (
+        "123.6d is numbered 2 times (lines 1823, 1825); all kept, line 1825 read as 123.6e" in out
+    )

@@ -61,10 +61,35 @@ def test_unchanged_rules_are_not_listed(full: Path):
     assert changes("2024-11-08", "2024-11-08") == []
 
 
+def test_a_diff_backwards_says_so(full: Path):
+    """--from newer than --to is a diff backwards, and its first line says so."""
+    code, out, _ = run("diff", "--from", "2026-08-07", "--to", "2025-11-14")
+    assert code == 0
+    assert out.splitlines()[0].endswith(" (backwards: from the newer edition to the older)")
+
+
 def test_unknown_edition_lists_the_loaded_ones(full: Path):
     """--from 1999-01-01 is a usage error naming the editions there are."""
     code, _, err = run("diff", "--from", "1999-01-01", "--to", "2024-11-08")
     assert code == 2 and "loaded editions: 2015-01-23" in err
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moved"),
+    [
+        ("2019-01-25", "2020-01-24", {"702.16i": "702.16j", "702.16j": "702.16k"}),
+        ("2020-01-24", "2021-02-05", {"613.2": "613.3", "613.6e": "613.7f", "613.6f": "613.7g"}),
+    ],
+)
+def test_a_rule_put_before_others_shifts_them(
+    full: Path, old: str, new: str, moved: dict[str, str]
+):
+    """A rule inserted among its siblings moves them on; none is paired with the half-alike
+    newcomer at its old place (protection from everything is 702.16j after 2020-01-24)."""
+    code, out, _ = run("diff", "--from", old, "--to", new, "--json")
+    assert code == 0
+    paired = {c["from"]: c["to"] for c in json.loads(out)["changes"] if c["from"]}
+    assert {number: paired.get(number) for number in moved} == moved
 
 
 def test_history_of_the_legend_rule(full: Path):

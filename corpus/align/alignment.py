@@ -172,8 +172,12 @@ def align_documents(
     for (source, number), key in (overrides() if forced is None else forced).items():
         new_keys[source, number] = (key, Align("override", 1.0))
     glossary_keys = _glossary_keys(by_source, follows)
+    misnumbered = _misnumbered(by_source, follows)
     out = []
     for record in records:
+        if (record.source, record.seq) in misnumbered and record.align.method == "number":
+            key = misnumbered[record.source, record.seq]
+            record = record.but(key=key, flags=(*record.flags, "misnumbered"))
         if record.kind == "glossary":
             change = glossary_keys.get((record.source, record.seq))
         else:
@@ -185,6 +189,31 @@ def align_documents(
             record = record.but(follows=follows[record.source].edition)
         out.append(record)
     return out
+
+
+def _misnumbered(
+    by_source: Mapping[str, list[Record]], follows: Mapping[str, Following]
+) -> dict[tuple[str, int], str]:
+    """(source, seq) -> the key of a rule a translation numbered as an English edition prints
+    with a number it has already used, and of its examples (corpus/align/misnumbered.py)."""
+    from corpus.align.misnumbered import corrected_parts
+
+    english: dict[str, set[str]] = defaultdict(set)
+    for records in by_source.values():
+        if records and records[0].lang == "en":
+            for r in records:
+                if r.kind == "rule" and r.number and r.edition:
+                    english[r.edition].add(r.number)
+    found: dict[tuple[str, int], str] = {}
+    for source, records in by_source.items():
+        following = follows.get(source)
+        if following is None or following.method not in ("numbering", "text", "date"):
+            continue
+        numbers = english.get(following.edition or "", set())
+        ordered = sorted(records, key=lambda r: r.seq)
+        for seq, key in corrected_parts(ordered, numbers).items():
+            found[source, seq] = key
+    return found
 
 
 def glossary_keys(

@@ -648,3 +648,8 @@ def all_labels(attribute: str) -> tuple[str, ...]:
 def names() -> str:
     """The languages by name, for messages: "Italiano, Français, …, English"."""
     return ", ".join(lang.name for lang in LANGUAGES.values())
+
+
+def language_name(code: str) -> str:
+    """A language's name in an English sentence: es -> Spanish."""
+    return LANGUAGES[code].english_name or code

@@ -119,6 +119,13 @@ class RuleNumber:
         letter = SUBRULE_LETTERS[SUBRULE_LETTERS.index(self.letters) - 1]
         return RuleNumber(self.section, self.rule, letter)
 
+    def after(self) -> RuleNumber | None:
+        """The subrule printed just after a subrule: 205.4c -> 205.4d, 205.4z -> 205.4aa."""
+        if self.rule is None or not self.letters:
+            return None
+        letters = subrule_letter(_letter_index(self.letters) + 1)
+        return RuleNumber(self.section, self.rule, letters)
+
     def can_follow(self, previous: RuleNumber) -> bool:
         """Whether this number can be the next one printed after `previous` in a rules
         document: the next subrule, the first subrule, the next rule, the next section (a few

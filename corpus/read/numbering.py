@@ -39,6 +39,13 @@ def numbering_problems(records: Sequence[Record]) -> list[Problem]:
             more = f" and {len(at) - SHOWN_LINES:,} more" if len(at) > SHOWN_LINES else ""
             lines = ", ".join(at[:SHOWN_LINES]) + more
             message = f"{number} is numbered {count:,} times (lines {lines}); all kept"
+            read = [
+                f"line {r.lines[0]} read as {r.key}"
+                for r in rules
+                if r.number == number and "misnumbered" in r.flags
+            ]
+            if read:  # corpus/align/misnumbered.py: the number its place calls for
+                message += f", {', '.join(read)} (the number its place calls for)"
             problems.append(Problem(rules[0].source, number, "duplicate", message))
     for before, after in pairwise(rules):
         assert before.number and after.number

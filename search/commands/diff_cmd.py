@@ -57,9 +57,11 @@ def command(
     for one in payload.get("diffs", [payload]):
         count = len(one["changes"])
         name = f"{one['document'].upper()} " if one.get("document") else ""
+        backwards = " (backwards: from the newer edition to the older)"
+        plural = "" if count == 1 else "s"
         echo(
-            f"{name}{one['lang']} {one['from']} → {one['to']}: "
-            f"{count} change{'' if count == 1 else 's'}"
+            f"{name}{one['lang']} {one['from']} → {one['to']}: {count} change{plural}"
+            + (backwards if one["from"] > one["to"] else "")
         )
         for change in one["changes"]:
             numbers = " → ".join(n for n in (change["from"], change["to"]) if n)

@@ -44,6 +44,8 @@ def _line(item: dict[str, Any]) -> str:
     # the arrow) or when an old copy was aligned by its content (said here).
     aligned = item.get("align") == "content" and number != key
     label = f"{number} (aligned to {key})" if aligned else number
+    if item.get("read_as"):
+        label = f"{number} (a misprint, read as {item['read_as']})"
     status = item["status"]
     if status == "removed":
         where, what = label, f"removed from English {item['english_to']}"

@@ -1,0 +1,47 @@
+"""`--limit N` gives N results when there are N to give, each with something to show: a heading
+that takes in its subrules, or a key whose records a filter removes, leaves room for the next."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from search.cli import cli
+from tests.conftest import copy_home
+
+pytestmark = pytest.mark.shared_data
+
+
+@pytest.fixture(scope="module")
+def counted(tmp_path_factory: pytest.TempPathFactory, spanish_library: Path) -> Path:
+    """English 2025-11-14 and 2026-08-07 and the Spanish CR, copied for this module."""
+    return copy_home(spanish_library, tmp_path_factory.mktemp("counted"))
+
+
+def keys(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> list[list[object]]:
+    monkeypatch.setenv("MTGRULES_HOME", str(home))
+    result = CliRunner().invoke(cli, ["search", *args, "--json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return [[r["key"], len(r["records"])] for r in json.loads(result.output)["results"]]
+
+
+@pytest.mark.parametrize(
+    "query", ["trample combat", "destello lanzar en cualquier momento", "legend rule"]
+)
+def test_limit_is_the_number_of_results(
+    counted: Path, monkeypatch: pytest.MonkeyPatch, query: str
+) -> None:
+    """--limit 3 gives three results, the first three of a longer list, none of them empty."""
+    three = keys(counted, monkeypatch, query, "--limit", "3")
+    assert len(three) == 3 and all(n for _, n in three)
+    assert [k for k, _ in three] == [k for k, _ in keys(counted, monkeypatch, query)][:3]
+
+
+def test_a_filter_leaves_no_empty_result(counted: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--kind glossary arrollar: glossary entries only, never the rule 702.19 with no records."""
+    found = keys(counted, monkeypatch, "--kind", "glossary", "arrollar")
+    assert found and found[0][0] == "Trample"
+    assert all(n for _, n in found) and "702.19" not in [k for k, _ in found]
