@@ -102,7 +102,11 @@ def show(
         raise Problem.of(error) from None
     asked = None
     if number is None:
-        results = entry(engine, rule, filters)  # a glossary entry, a mechanic, a file's key
+        # A glossary entry, a mechanic, a file's key; else a rule or entry by its title in any
+        # language ("arrollar", "trample", "piétinement" through the term base).
+        results = entry(engine, rule, filters) or titled(engine, rule, filters)
+        if results and rule.strip().isdigit():
+            results += _chapter_sections(engine, rule.strip(), filters)  # 7: its contents
         if not results:
             raise Problem(
                 f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
@@ -217,6 +221,43 @@ def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:
         own = Result(key, 1.0, order_records(records))
         select_english(own, engine.english_editions, filters.edition)
         results.insert(0, own)
+    return results
+
+
+def _chapter_sections(engine: Engine, chapter: str, filters: Filters) -> list[Result]:
+    """A chapter's sections' titles (7: 700 General, 701 Keyword Actions …), in order."""
+    from search.results import Result, order_records, select_english
+
+    keys = [f"{chapter}{n:02d}" for n in range(100)]
+    found: dict[str, list[Any]] = {}
+    for record in engine.versions.with_keys(keys):
+        if filters.keep(record):
+            found.setdefault(record.key, []).append(record)
+    results = []
+    for key in sorted(found, key=sort_key):
+        result = Result(key, 1.0, order_records(found[key]))
+        select_english(result, engine.english_editions, filters.edition)
+        results.append(result)
+    return results
+
+
+def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
+    """The rules and glossary entries titled so in any language (`arrollar`: 702.19 and the
+    glossary's Trample), else titled as its English term (`piétinement`: trample); the rules
+    first. [] when nothing is."""
+    from corpus.model.text import fold
+
+    keys = engine.versions.headed(fold(title.strip()))
+    if not keys:
+        english = {t for lang, t in engine.translations(title.strip()) if lang == "en"}
+        keys = [k for t in sorted(english) for k in engine.versions.headed(fold(t))]
+    results: list[Result] = []
+    numbers = [k for k in dict.fromkeys(keys) if as_number(k)]
+    for key in numbers:
+        results += engine.lookup(as_number(key), filters)  # type: ignore[arg-type]
+    for key in dict.fromkeys(keys):
+        if key not in numbers and not any(r.key == key for r in results):
+            results += entry(engine, key, filters)
     return results
 
 

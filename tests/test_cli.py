@@ -199,6 +199,12 @@ def test_unknown_language_lists_valid_ones():
     assert code == 2 and "valid: it, fr, es, pt, en" in err
 
 
+def test_an_empty_language_is_refused():
+    """--lang "" is a usage error naming the valid languages, not a search of every one."""
+    code, _, err = run("search", "tipo", "--lang", "")
+    assert code == 2 and "no language given; valid: it, fr, es, pt, en" in err
+
+
 def test_lang_filter_restricts_records():
     """--lang fr returns French records only."""
     payload = json.loads(run("search", "205.4", "--json", "--lang", "fr")[1])

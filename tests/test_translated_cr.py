@@ -396,3 +396,29 @@ def test_a_number_printed_twice_is_read_as_the_number_its_place_calls_for(spanis
     assert (
         "123.6d is numbered 2 times (lines 1823, 1825); all kept, line 1825 read as 123.6e" in out
     )
+
+
+@pytest.mark.shared_data
+def test_show_takes_a_title_in_any_language(spanish_home: Path):
+    """show arrollar (the Spanish title), trample (any case) and piétinement (through the term
+    base: no French 702.19 here) are 702.19 with its subrules, then the glossary's Trample."""
+    for title in ("arrollar", "trample", "Arrollar", "piétinement"):
+        code, out = run(spanish_home, "show", title, "--json")
+        assert code == 0, title
+        keys = [r["key"] for r in json.loads(out)["results"]]
+        assert keys[:2] == ["702.19", "702.19a"] and keys[-1] == "Trample", title
+
+
+@pytest.mark.shared_data
+def test_show_a_chapter_lists_its_sections(spanish_home: Path):
+    """show 7: Additional Rules, then each of its sections' titles, in order."""
+    code, out = run(spanish_home, "show", "7", "--lang", "en", "--json")
+    assert code == 0
+    results = json.loads(out)["results"]
+    assert [r["key"] for r in results[:3]] == ["7", "700", "701"]
+    assert [r["records"][0]["text"] for r in results[:3]] == [
+        "Additional Rules",
+        "General",
+        "Keyword Actions",
+    ]
+    assert len(results) == 35  # 700-733 of 2026-08-07

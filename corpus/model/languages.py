@@ -628,6 +628,8 @@ def validate_languages(codes: Iterable[str]) -> tuple[str, ...]:
     """Return the codes lower-cased, or raise naming the valid ones."""
     result = []
     for raw in codes:
+        if not raw.strip(" ,"):  # `--lang ""`: a language was meant, none given
+            raise UnknownLanguageError(f"no language given; valid: {', '.join(LANGUAGES)}")
         for code in raw.split(","):
             code = code.strip().lower()
             if not code:
