@@ -229,8 +229,16 @@ class Engine:
             # 0.67 on eval/judge-tuning.tsv. So the documents asked for are kept here, by key,
             # or other documents' keys would be results with nothing to show.
             scores = {key: s for key, s in scores.items() if doc_of_key(key) in filters.docs}
-        results = present.first_filled(limit, scores, self.versions, filters, self.english_editions)
+        scores, gathered = rank.siblings_gathered(scores, self._subrule_count)
+        results = present.first_filled(
+            limit, scores, self.versions, filters, self.english_editions, gathered
+        )
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+
+    def _subrule_count(self, rule: str) -> int:
+        """How many subrules a rule has (any edition, any language: its keys)."""
+        found = self.versions.with_keys([], prefixes=[rule])
+        return len({r.key for r in found if r.parent == rule})
 
     def _scanner(self) -> Any:
         """Whoosh's documents scored in arrays (search/scan.py) from an engine's second search

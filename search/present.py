@@ -63,8 +63,10 @@ def filled(
     versions: Reader,
     filters: Filters,
     english_editions: tuple[str, ...],
+    gathered: frozenset[str] = frozenset(),
 ) -> list[Result]:
-    """Ranked keys as results with their records (a mechanic's with the rules it owns)."""
+    """Ranked keys as results with their records (a mechanic's with the rules it owns; a
+    heading's, or a rule's `gathered` with its subrules, with them)."""
     results = [Result(key, score) for key, score in ranked]
     if not results:
         return results
@@ -74,7 +76,7 @@ def filled(
         key = record.key if record.key in by_key else result_key(record.key)
         if key in by_key and filters.keep(record):
             by_key[key].records.append(record)
-    results = with_subrules(results, versions, filters)
+    results = with_subrules(results, versions, filters, gathered)
     arrange(results, filters, english_editions)
     return results
 
@@ -85,6 +87,7 @@ def first_filled(
     versions: Reader,
     filters: Filters,
     english_editions: tuple[str, ...],
+    gathered: frozenset[str] = frozenset(),
 ) -> list[Result]:
     """The best `limit` results that have something to show. A heading takes in the subrules
     ranked below it, and a key's records may all be filtered away (`--kind glossary` of a rule
@@ -94,7 +97,8 @@ def first_filled(
     taken = limit
     while True:
         best = ranked(scores, taken)
-        results = [r for r in filled(best, versions, filters, english_editions) if r.records]
+        found = filled(best, versions, filters, english_editions, gathered)
+        results = [r for r in found if r.records]
         if len(results) >= limit or len(best) < taken:
             return results[:limit]
         taken += limit
@@ -105,16 +109,24 @@ def is_heading(record: StoredRecord) -> bool:
     return record.kind == "rule" and (record.text or "").strip() == (record.title or "").strip()
 
 
-def with_subrules(results: list[Result], versions: Reader, filters: Filters) -> list[Result]:
+def with_subrules(
+    results: list[Result],
+    versions: Reader,
+    filters: Filters,
+    gathered: frozenset[str] = frozenset(),
+) -> list[Result]:
     """A heading is never the whole answer: a result that is only a rule's heading comes with
     the rules under it (702.19 with 702.19a, b, c…; 605 with 605.1, 605.2…), which then leave
-    the results below it."""
+    the results below it. So does a rule `gathered` for its subrules (rank.siblings_gathered)."""
     headings = [
         r
         for r in results
         if RuleNumber.of(r.key) is not None
         and r.records
-        and all(is_heading(record) for record in r.records if record.kind == "rule")
+        and (
+            r.key in gathered
+            or all(is_heading(record) for record in r.records if record.kind == "rule")
+        )
     ]
     if not headings:
         return results

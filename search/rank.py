@@ -5,7 +5,7 @@ can be tested alone and the order they apply in is read in one place (Engine.sea
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from corpus.model.documents import doc_of_key, is_judge_key
@@ -225,3 +225,36 @@ def learned_order(
 def is_glossary_entry(key: str) -> bool:
     """A key that is neither a rule number, a mechanic nor a judge document's part."""
     return RuleNumber.of(key) is None and by_english(key) is None and not is_judge_key(key)
+
+
+# --- siblings answered by their rule ------------------------------------------------------------
+
+SIBLINGS_LOOKED_AT = 3  # the best keys among which two subrules of one rule are gathered
+GATHERED_MOST = 6  # more subrules are a list of distinct things (205.4 supertypes): one is the answer
+
+
+def siblings_gathered(
+    scores: Mapping[str, float], subrules_of: Callable[[str], int]
+) -> tuple[Scores, frozenset[str]]:
+    """Where two or more of the best keys are subrules of one rule (305.2a and 305.2b for
+    "how many lands can I play per turn"), that rule answers in the first one's place, with
+    its subrules in order: the question was about the rule, and one of its parts answers it
+    (305.2 itself, or 702.2b among deathtouch's). `subrules_of` counts a rule's subrules; a
+    rule with more than GATHERED_MOST stays in parts. The keys gathered, with the scores."""
+    best = in_order(scores)[:SIBLINGS_LOOKED_AT]
+    parents: dict[str, list[str]] = {}
+    for key in best:
+        number = RuleNumber.of(key)
+        above = number.parent if number and number.letters else None
+        if above is not None and above.depth == 1:
+            parents.setdefault(str(above), []).append(key)
+    gathered = {
+        rule
+        for rule, keys in parents.items()
+        if len(keys) >= 2 and subrules_of(rule) <= GATHERED_MOST
+    }
+    out = dict(scores)
+    for rule in gathered:
+        # Just above its best subrule: those below it are then in its answer (present.py).
+        out[rule] = max(scores[k] for k in parents[rule]) * (1 + 1e-9) + 1e-12
+    return out, frozenset(gathered)

@@ -383,3 +383,17 @@ def test_the_learned_order_puts_a_glossary_entry_below_the_rules_it_ties_with():
     assert rank.is_glossary_entry("Mana Ability")
     assert not rank.is_glossary_entry("Station")  # a mechanic: its key shows its rule
     assert not rank.is_glossary_entry("IPG 2.1") and not rank.is_glossary_entry("605.3b")
+
+
+def test_two_subrules_of_one_rule_among_the_best_are_answered_by_the_rule():
+    """305.2a and 305.2b in the best three: 305.2 takes the first one's place (with its subrules,
+    present.with_subrules); a rule with many subrules, or one subrule alone, stays in parts."""
+    scores = {"305.2a": 3.0, "305.4": 2.5, "305.2b": 2.0, "701.18a": 1.0}
+    gathered, keys = rank.siblings_gathered(scores, lambda rule: 6)
+    assert keys == {"305.2"}
+    assert rank.in_order(gathered)[:2] == ["305.2", "305.2a"]
+    assert rank.siblings_gathered(scores, lambda rule: 30) == (scores, frozenset())
+    alone = {"305.2a": 3.0, "305.4": 2.5, "701.18a": 1.0}
+    assert rank.siblings_gathered(alone, lambda rule: 6) == (alone, frozenset())
+    below = {"305.4": 3.0, "702.2": 2.5, "701.18a": 2.4, "305.2a": 2.0, "305.2b": 1.9}
+    assert rank.siblings_gathered(below, lambda rule: 6)[1] == frozenset()  # not among the best

@@ -45,3 +45,20 @@ def test_a_filter_leaves_no_empty_result(counted: Path, monkeypatch: pytest.Monk
     found = keys(counted, monkeypatch, "--kind", "glossary", "arrollar")
     assert found and found[0][0] == "Trample"
     assert all(n for _, n in found) and "702.19" not in [k for k, _ in found]
+
+
+def test_a_rule_whose_subrules_are_found_together_answers_with_them(
+    counted: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "how many lands can I play per turn" finds 305.2a and 305.2b: 305.2 comes first with its
+    subrules in order (the rule, 305.2a, 305.2b, each in English and Spanish), not its parts."""
+    monkeypatch.setenv("MTGRULES_HOME", str(counted))
+    result = CliRunner().invoke(
+        cli, ["search", "how many lands can I play per turn", "--json"], catch_exceptions=False
+    )
+    first, *rest = json.loads(result.output)["results"]
+    numbers = [(r["number"], r["lang"]) for r in first["records"] if r["kind"] == "rule"]
+    assert first["key"] == "305.2"
+    assert [n for n, lang in numbers if lang == "en"] == ["305.2", "305.2a", "305.2b"]
+    assert {lang for _, lang in numbers} == {"en", "es"}
+    assert not {"305.2a", "305.2b"} & {r["key"] for r in rest}
