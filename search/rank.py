@@ -230,7 +230,8 @@ def is_glossary_entry(key: str) -> bool:
 # --- siblings answered by their rule ------------------------------------------------------------
 
 SIBLINGS_LOOKED_AT = 3  # the best keys among which two subrules of one rule are gathered
-GATHERED_MOST = 6  # more subrules are a list of distinct things (205.4 supertypes): one is the answer
+# More subrules are a list of distinct things (205.4, the supertypes): one of them is the answer.
+GATHERED_MOST = 6
 
 
 def siblings_gathered(
