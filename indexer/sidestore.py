@@ -262,6 +262,14 @@ class Reader:
         ).fetchone()
         return row is not None
 
+    def keys_under(self, prefix: str) -> list[str]:
+        """The distinct keys that start with `prefix`, without reading their records."""
+        rows = self.db.execute(
+            "SELECT DISTINCT key FROM versions WHERE key >= ? AND key < ?",
+            (prefix, prefix + "\U0010ffff"),
+        )
+        return [key for (key,) in rows]
+
     def judge_editions(self) -> dict[str, list[str]]:
         """Each judge document's editions (mtr -> its dates, oldest first)."""
         rows = self.db.execute(

@@ -14,7 +14,7 @@ from corpus import paths
 from corpus.model.dates import resolve_edition
 from corpus.model.documents import JUDGE, doc_of_key
 from corpus.model.mechanics import result_key
-from corpus.model.numbers import cited_numbers, sort_key
+from corpus.model.numbers import cited_numbers, parent_of, sort_key
 from corpus.model.text import fold
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from indexer.sidestore import CurrentKeys, Reader
@@ -123,7 +123,7 @@ class Engine:
             edition = resolve_edition(edition, self.english_editions)
             in_effect = tuple(
                 (doc, max(earlier))
-                for doc, dates in self.versions.judge_editions().items()
+                for doc, dates in self._judge_editions.items()
                 if (earlier := [d for d in dates if d <= edition])
             )
             filters = dataclasses.replace(filters, edition=edition, in_effect=in_effect)
@@ -133,6 +133,11 @@ class Engine:
                 f"no text of edition {edition} in the library; English editions loaded: {loaded}"
             )
         return filters
+
+    @cached_property
+    def _judge_editions(self) -> dict[str, list[str]]:
+        """Each judge document's editions in this build (read once: a web app asks often)."""
+        return self.versions.judge_editions()
 
     def _filter(self, filters: Filters) -> Any:
         """A Whoosh filter: a query for languages and kinds, a set of documents with an
@@ -237,8 +242,7 @@ class Engine:
 
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""
-        found = self.versions.with_keys([], prefixes=[rule])
-        return len({r.key for r in found if r.parent == rule})
+        return sum(parent_of(key) == rule for key in self.versions.keys_under(rule))
 
     def _scanner(self) -> Any:
         """Whoosh's documents scored in arrays (search/scan.py) from an engine's second search

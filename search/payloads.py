@@ -50,7 +50,7 @@ def search(
         raise Problem.of(error) from None
     results = outcome.results
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
-    if number and asked is not None and asked.note:
+    if asked is not None and asked.note:
         payload["note"] = asked.note  # --edition's 725.1 is another rule's number today
     number = number or part  # type: ignore[assignment]
     if results and outcome.partial:
@@ -209,26 +209,19 @@ def entry(engine: Engine, key: str, filters: Filters) -> list[Result]:
     its rule), a translation's own key (205.2c@FILE), a judge document's section. [] when the
     library has nothing under it."""
     from corpus.model.mechanics import by_english
-    from search.results import Result, order_records, select_english
 
     mechanic = by_english(key)
     rule = as_number(mechanic.rule) if mechanic else None
     results = engine.lookup(rule, filters) if rule else []
     if any(r.key == key for result in results for r in result.records):
         return results  # the mechanic's own rule carries its records
-    records = [r for r in engine.versions.with_keys([key]) if filters.keep(r)]
-    if records:
-        own = Result(key, 1.0, order_records(records))
-        select_english(own, engine.english_editions, filters.edition)
-        results.insert(0, own)
-    return results
+    return _keyed(engine, [key], filters) + results
 
 
-def _chapter_sections(engine: Engine, chapter: str, filters: Filters) -> list[Result]:
-    """A chapter's sections' titles (7: 700 General, 701 Keyword Actions …), in order."""
+def _keyed(engine: Engine, keys: list[str], filters: Filters) -> list[Result]:
+    """The records under exactly these keys (no subrules), a result per key, in rule order."""
     from search.results import Result, order_records, select_english
 
-    keys = [f"{chapter}{n:02d}" for n in range(100)]
     found: dict[str, list[Any]] = {}
     for record in engine.versions.with_keys(keys):
         if filters.keep(record):
@@ -239,6 +232,11 @@ def _chapter_sections(engine: Engine, chapter: str, filters: Filters) -> list[Re
         select_english(result, engine.english_editions, filters.edition)
         results.append(result)
     return results
+
+
+def _chapter_sections(engine: Engine, chapter: str, filters: Filters) -> list[Result]:
+    """A chapter's sections' titles (7: 700 General, 701 Keyword Actions …), in order."""
+    return _keyed(engine, [f"{chapter}{n:02d}" for n in range(100)], filters)
 
 
 def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
@@ -252,11 +250,14 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
         english = {t for lang, t in engine.translations(title.strip()) if lang == "en"}
         keys = [k for t in sorted(english) for k in engine.versions.headed(fold(t))]
     results: list[Result] = []
-    numbers = [k for k in dict.fromkeys(keys) if as_number(k)]
-    for key in numbers:
-        results += engine.lookup(as_number(key), filters)  # type: ignore[arg-type]
+    others = []
     for key in dict.fromkeys(keys):
-        if key not in numbers and not any(r.key == key for r in results):
+        if number := as_number(key):
+            results += engine.lookup(number, filters)
+        else:
+            others.append(key)
+    for key in others:
+        if not any(r.key == key for r in results):
             results += entry(engine, key, filters)
     return results
 

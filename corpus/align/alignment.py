@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 
-from corpus.align.following import Following, followings
+from corpus.align.following import Following, edition_numbers, followings
 from corpus.align.glossary import align_glossary
 from corpus.model.dates import in_effect
 from corpus.model.numbers import depth, parent_of, section_of
@@ -198,18 +198,13 @@ def _misnumbered(
     with a number it has already used, and of its examples (corpus/align/misnumbered.py)."""
     from corpus.align.misnumbered import corrected_parts
 
-    english: dict[str, set[str]] = defaultdict(set)
-    for records in by_source.values():
-        if records and records[0].lang == "en":
-            for r in records:
-                if r.kind == "rule" and r.number and r.edition:
-                    english[r.edition].add(r.number)
+    english = edition_numbers(r for records in by_source.values() for r in records)
     found: dict[tuple[str, int], str] = {}
     for source, records in by_source.items():
         following = follows.get(source)
         if following is None or following.method not in ("numbering", "text", "date"):
             continue
-        numbers = english.get(following.edition or "", set())
+        numbers = english.get(following.edition, frozenset())
         ordered = sorted(records, key=lambda r: r.seq)
         for seq, key in corrected_parts(ordered, numbers).items():
             found[source, seq] = key
