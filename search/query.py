@@ -65,8 +65,9 @@ def without_question_marks(text: str) -> str:
 
 
 # A filter typed as a word, as some search boxes take it ("kind:rule trample"): here it is an
-# option, and searched as words it would match nothing and say so confusingly.
-_FILTER_AS_WORD = re.compile(r"(?<!\S)(kind|lang|doc|edition):(\S+)", re.IGNORECASE)
+# option, and searched as words it would match nothing and say so confusingly. Compiled only
+# for a query with a colon: every search and show imports this module.
+_FILTER_AS_WORD = r"(?<!\S)(kind|lang|doc|edition):(\S+)"
 
 
 def validate(text: str) -> str:
@@ -97,7 +98,7 @@ def validate(text: str) -> str:
         )
     if all(t in OPERATORS for t in words):
         raise QueryError(f"query {shown!r} is only operators; give words around AND/OR/NOT")
-    if field := _FILTER_AS_WORD.search(stripped):
+    if ":" in stripped and (field := re.search(_FILTER_AS_WORD, stripped, re.IGNORECASE)):
         name, value = field[1].lower(), field[2]
         raise QueryError(
             f"query {shown!r}: {field[0]!r} is not query syntax; filter with the option "

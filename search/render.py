@@ -166,14 +166,14 @@ def highlight(record: StoredRecord, matched: set[str]):
     return text
 
 
-_CHANGE = re.compile(r"(\[-.*?-\]|\{\+.*?\+\})")
+_CHANGE = r"(\[-.*?-\]|\{\+.*?\+\})"  # compiled by the diffs that need it, not on import
 _CONTEXT = 12  # unchanged words kept on each side of a change
 
 
 def condensed(diff: str) -> str:
     """A long text's diff as its changes with some words either side; the long unchanged runs
     between them become "…" (an MTR section is a page: its one changed date is what matters)."""
-    parts = _CHANGE.split(diff)
+    parts = re.split(_CHANGE, diff)
     if len(parts) == 1:
         return diff
     out: list[str] = []
