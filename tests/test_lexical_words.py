@@ -161,6 +161,15 @@ def test_a_word_with_a_term_is_not_read_as_its_lemma(termbase: TermBase, lemmas:
     assert english(termbase, "vidas", lemmas, "es") == {"life"}
 
 
+def test_a_word_is_read_as_the_lemma_of_its_own_language(termbase: TermBase, lemmas: Lemmas):
+    """A word whose lemma the query's language lacks is read in the others': Italian
+    "sacrificare" in a query taken for French ("un" is a French marker word) is still the
+    infinitive of "sacrifica", the term for sacrifice; a French word stays French."""
+    assert english(termbase, "sacrificare", lemmas, "fr") == {"sacrifice"}
+    assert english(termbase, "sacrificare", lemmas, "it") == {"sacrifice"}
+    assert english(termbase, "piochent", lemmas, "fr") == {"draw"}
+
+
 def test_engine_translations_use_lemmas(seeds_lemmas: Engine):
     """The engine's translations of a word read it as its lemma in the query's language."""
     assert ("en", "draw") in seeds_lemmas.translations("piochent", ["fr"])
@@ -215,6 +224,15 @@ def test_lemmas_answer_on_the_full_library(full_lemmas: Path):
     through their lemmas; both found nothing before."""
     assert "700.4" in keys("cosa significa morire", "--limit", "10")
     assert any(key.startswith("121.") for key in keys("piochent")[:3])
+
+
+@pytest.mark.shared_data
+def test_a_verb_in_a_query_taken_for_another_language_finds_its_rule(full_lemmas: Path):
+    """ "sacrificare un permanente" is voted French by "un"; its Italian verb found nothing
+    before ("found nowhere: sacrificare") and now finds the keyword action sacrifice."""
+    code, out, _ = search("sacrificare un permanente", "--json", "--limit", "5")
+    assert code == 0 and "sacrificare" not in json.loads(out).get("missing", [])
+    assert {"701.21", "701.21a", "Sacrifice"} & set(r["key"] for r in json.loads(out)["results"])
 
 
 def _engine(home: Path) -> Engine:

@@ -427,8 +427,19 @@ class TermBase:
         if len(plain_words(word)) != 1:
             return set()
         asked = [lang for lang in languages if lang in LEMMA_LANGS]
+        found = self._by_lemma_in(word, lemmas, asked or LEMMA_LANGS)
+        if not found and asked:
+            # The query's language is decided by most of its words, each word's by itself: an
+            # Italian verb in a query taken for French ("sacrificare un permanente") is read
+            # as the lemma of whichever language has it.
+            found = self._by_lemma_in(
+                word, lemmas, [lang for lang in LEMMA_LANGS if lang not in asked]
+            )
+        return found
+
+    def _by_lemma_in(self, word: str, lemmas: Lemmas, languages: Iterable[str]) -> set[str]:
         found: set[str] = set()
-        for lang in asked or LEMMA_LANGS:
+        for lang in languages:
             for lemma in lemmas.lemmas(word, lang):
                 for form in lemmas.forms(lemma, lang):
                     found |= self._written_exactly(lang, form)
