@@ -39,6 +39,8 @@ DENSE_DEPTH = 100  # the encoder's nearest texts
 JUDGE_FIRST = 5
 WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
+KEYWORD_HEADING = re.compile(r"70[12]\.\d+")  # a keyword action's or ability's section
+KEYWORD_PARAMETER = re.compile(r"([^\W\d][\w'’ -]*?)\s+(\d{1,2}|X)", re.IGNORECASE)
 
 
 class Remembered:
@@ -186,7 +188,7 @@ class Engine:
         self.searcher  # noqa: B018
         from search.parse import parse
 
-        query = parse(text, self)
+        query = parse(self._without_keyword_parameter(text), self)
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among
             # themselves: a penalty's section against the other sections, not against the
@@ -239,6 +241,21 @@ class Engine:
             limit, scores, self.versions, filters, self.english_editions, gathered
         )
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+
+    def _without_keyword_parameter(self, text: str) -> str:
+        """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3") asks
+        for the keyword: its number is a parameter no rule prints (701.22 says "scry N"), and
+        as a required word it left the keyword's rules out for those that print the number."""
+        parameter = KEYWORD_PARAMETER.fullmatch(text.strip())
+        if parameter is None:
+            return text
+        name = parameter.group(1)
+        keys = {
+            key
+            for concept in self.termbase.named_by(name)
+            for key in self.versions.headed(fold(concept))
+        }
+        return name if any(KEYWORD_HEADING.fullmatch(key) for key in keys) else text
 
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""

@@ -235,6 +235,21 @@ def test_a_verb_in_a_query_taken_for_another_language_finds_its_rule(full_lemmas
     assert {"701.21", "701.21a", "Sacrifice"} & set(r["key"] for r in json.loads(out)["results"])
 
 
+@pytest.mark.shared_data
+def test_a_keyword_with_its_number_asks_for_the_keyword(full_lemmas: Path):
+    """ "scry 2" is the keyword as cards print it: 701.22 first (it prints "scry N", so the
+    number as a required word left it out for 111.10e's token that scries 1 or 2); the same
+    in Italian ("macinare 3": mill) and for an ability ("egida 2": ward). A number after a
+    word that names no keyword stays a word of the query."""
+    assert keys("scry 2")[0] == "701.22"
+    assert keys("macinare 3")[0] == "701.17"
+    assert keys("egida 2")[0] == "702.21"
+    code, out, _ = search("toughness 0", "--json", "--limit", "5")
+    results = json.loads(out)["results"]
+    assert code == 0 and results
+    assert all(any("0" in r["text"] for r in result["records"]) for result in results)
+
+
 def _engine(home: Path) -> Engine:
     from indexer.store import live_build
 
