@@ -128,6 +128,8 @@ def _comment(record: Record, item: Translated) -> str:
     follows = f", follows English {record.follows}" if record.follows else ""
     edition = record.edition or "undated"
     twice = f"; printed {item.copies} times" if item.copies > 1 else ""
+    if "misnumbered" in record.flags:  # corpus/align/misnumbered.py
+        twice = f"; {record.number} is printed twice, this one read as {record.key}"
     return f"{record.lang}{number} of {record.source} ({edition}{follows}){twice}"
 
 
@@ -170,6 +172,8 @@ def _translations(
             # example by its rule's), so it holds whether keys are that edition's numbers or
             # already today's (the rule-identity chain); an example moves with its rule.
             own = record.number if record.kind == "rule" else record.parent
+            if "misnumbered" in record.flags:
+                own = None  # printed as another rule's number: its key is where it was read
             key = record.key if record.kind == "glossary" else moved.get(own or "", record.key)
             if key is None:
                 continue  # English removed the rule: nothing of today's English to translate

@@ -8,6 +8,8 @@ import csv
 import hashlib
 import io
 import json
+import shutil
+import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
@@ -343,6 +345,29 @@ def test_exports_keep_both_copies_of_a_duplicated_number(spanish_home: Path):
         "undated",
         "2025-11-14",
     )
+
+
+@pytest.mark.shared_data
+def test_the_po_export_puts_a_misprinted_rule_under_the_number_it_is_read_as(
+    spanish_home: Path, tmp_path: Path
+):
+    """The Spanish CR's second 207.2c (flavor words) is 207.2d's translation in the PO export,
+    not a second 207.2c entry (msgfmt refused the duplicate), and its comment says so."""
+    import polib
+
+    _, out = run(spanish_home, "export", "--format", "po", "--lang", "es")
+    entries = [e for e in polib.pofile(out) if e.msgctxt in ("207.2c", "207.2d")]
+    assert [e.msgctxt for e in entries] == ["207.2c", "207.2d"]
+    assert entries[1].msgstr.startswith("207.2d Al igual que las palabras de habilidad")
+    assert "207.2c is printed twice, this one read as 207.2d" in entries[1].comment
+    if shutil.which("msgfmt") is None:
+        pytest.skip("msgfmt (Debian's gettext) is not installed; scripts/test installs it")
+    path = tmp_path / "es.po"
+    path.write_text(out, "utf-8")
+    checked = subprocess.run(
+        ["msgfmt", "--check", "-o", "/dev/null", str(path)], capture_output=True, text=True
+    )
+    assert checked.returncode == 0, checked.stderr
 
 
 @pytest.mark.shared_data
