@@ -100,6 +100,10 @@ def _listings(versions: Iterable[Version]) -> Iterator[tuple[str, str]]:
         if record.kind == "rule":
             for item in dict.fromkeys(fold(i) for i in list_items(record.text)):
                 yield item, record.key
+            if is_judge_key(record.key) and record.title and " — " in record.title:
+                # An infraction is named by what follows its category ("Game Play Error —
+                # Missed Trigger"): a question naming it names the section.
+                yield fold(record.title.rsplit(" — ", 1)[1]), record.key
 
 
 def _writing(folder: Path) -> sqlite3.Connection:

@@ -475,6 +475,23 @@ def test_a_tournament_question_is_answered_by_the_judge_documents_first(
     assert payload["results"][0]["key"] == "704.5a"
 
 
+def test_an_infraction_named_in_any_language_is_its_section(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The IPG's infraction is named by what follows its category ("Game Play Error — Missed
+    Trigger"): its curated Spanish name alone, and a question around the Italian or Spanish
+    name, whose other words ("penalità") fit every IPG section, have IPG 2.1 among the first
+    three (on the full library the Spanish name had 603 first, and the questions IPG 1.2,
+    IPG 3, IPG 1.1 and IPG 4.2 without IPG 2.1 in the first five)."""
+    for asked in (
+        "disparo olvidado",
+        "qual è la penalità per un innesco dimenticato",
+        "cuál es la penalización por un disparo olvidado",
+    ):
+        payload = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
+        assert "IPG 2.1" in [r["key"] for r in payload["results"][:3]], asked
+
+
 def test_every_result_of_a_document_filter_has_its_records(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
