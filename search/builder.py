@@ -22,6 +22,7 @@ from search.query import ELISION, OPERATORS, TOKEN, QueryError, Translations
 
 TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as typed
 PHRASE_WEIGHT = 2.0  # a multi-word term (tipo di artefatto) is strong evidence
+NAMED_WORD_WEIGHT = 1.0  # the one word a phrase's term is in another language (lifelink)
 
 
 def lexical(query: Query, translations: Translations, schema: Any, *, every_word: bool) -> Any:
@@ -110,7 +111,7 @@ def build(
             ]
         query = Or([query, *[p for p in near if p is not None]])
     phrases = [
-        _phrase(field, phrase, PHRASE_WEIGHT)
+        _phrase(field, phrase, PHRASE_WEIGHT if " " in phrase else TRANSLATION_WEIGHT)
         for lang, phrase in named_phrases(tokens, translations)
         for field in fields_for(lang)
     ]
@@ -174,9 +175,10 @@ def word_translations(
 
 
 def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[str, str]]:
-    """Multi-word terms named by two or three consecutive plain words of the query ("punti
-    vita": life total), or by one word that has no one-word English ("battibaleno": split
-    second), with their language; none when the query has operators or quotes of its own."""
+    """The terms named by two or three consecutive plain words of the query ("punti vita":
+    life total; "legame vitale": lifelink), or multi-word terms named by one word that has no
+    one-word English ("battibaleno": split second), with their language; none when the query
+    has operators or quotes of its own."""
     if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
         return []
     found: set[tuple[str, str]] = set()
@@ -187,8 +189,22 @@ def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[s
             named = translations(words)
             if size == 1 and any(lang == "en" and " " not in term for lang, term in named):
                 continue  # the word's English is searched as a word
-            found.update((lang, term) for lang, term in named if " " in term)
+            # Two or three words name a term in every language, one word in some ("legame
+            # vitale": lifelink, whose English is one word and searched nowhere else).
+            found.update((lang, term) for lang, term in named if " " in term or size > 1)
     return sorted(found)
+
+
+def words_of_terms(tokens: list[str], translations: Translations) -> set[str]:
+    """The tokens that are part of two or three consecutive words naming a term ("legame
+    vitale": lifelink): found through the term, whether or not each is found alone."""
+    plain = [ELISION.sub("", t) for t in tokens]
+    found: set[str] = set()
+    for size in (2, 3):
+        for start in range(len(tokens) - size + 1):
+            if translations(" ".join(plain[start : start + size])):
+                found.update(tokens[start : start + size])
+    return found
 
 
 # --- queries with operators -------------------------------------------------------------------

@@ -138,11 +138,14 @@ def dense(
 
 
 def not_found(reader: Any, query: Query, translations: Translations) -> tuple[str, ...]:
-    """The query's words found nowhere in the index, nor through their translations."""
+    """The query's words found nowhere in the index, nor through their translations, nor
+    through a term they name with the words beside them."""
+    in_terms = builder.words_of_terms(list(query.words), translations)
     return tuple(
         w
         for w in query.words
-        if not finds(reader, w, translations, query.languages, w in query.english)
+        if w not in in_terms
+        and not finds(reader, w, translations, query.languages, w in query.english)
     )
 
 

@@ -250,6 +250,24 @@ def test_a_keyword_with_its_number_asks_for_the_keyword(full_lemmas: Path):
     assert all(any("0" in r["text"] for r in result["records"]) for result in results)
 
 
+@pytest.mark.shared_data
+def test_words_found_through_the_term_they_name_together_are_not_missing(full_lemmas: Path):
+    """ "legame vitale" and "contact mortel" are terms (lifelink, deathtouch) though neither
+    word is one alone: their one-word English is searched (on English editions alone the
+    Italian question found nothing, and beside the Spanish CR only its "vínculo vital"), and
+    the note no longer says "found nowhere: legame, vitale" above 702.15."""
+    for asked, section in (
+        ("come funziona il legame vitale", "702.15"),
+        ("contact mortel", "702.2"),
+    ):
+        code, out, err = search(asked, "--json", "--limit", "3")
+        payload = json.loads(out)
+        assert code == 0 and payload["results"][0]["key"] == section, (asked, out, err)
+        assert "missing" not in payload and "found nowhere" not in err
+    code, out, _ = search("sacrificare xyzzyq", "--json", "--limit", "3")
+    assert json.loads(out)["missing"] == ["xyzzyq"]
+
+
 def _engine(home: Path) -> Engine:
     from indexer.store import live_build
 
