@@ -107,6 +107,7 @@ def use_rich() -> bool:
 
 
 NARROWEST = 40  # columns the panels are drawn in at least, whatever the terminal says
+TITLE_MARGIN = 6  # a panel's corners and the spaces around its title
 
 
 def echo_rich(
@@ -133,14 +134,19 @@ def echo_rich(
         if note := result.printed_otherwise():
             cells.insert(0, Group(Text(f"({terminal_safe(note)})", style="italic")))
         title = Text(terminal_safe(heading(result)), style="bold cyan")
+        above: list[Any] = []
+        if title.cell_len > console.width - TITLE_MARGIN:
+            # The panel's border cuts a long heading short ("penalty: Warni"): the key stays
+            # on the border, the whole heading, wrapped, opens the panel.
+            above, title = [title], Text(terminal_safe(result.key), style="bold cyan")
         if console.width >= WIDE_ENOUGH and len(cells) > 1:
             table = Table.grid(expand=True, padding=(0, 2))
             for _ in cells:
                 table.add_column(ratio=1)
             table.add_row(*cells)
-            console.print(Panel(table, title=title, title_align="left"))
+            console.print(Panel(Group(*above, table), title=title, title_align="left"))
         else:
-            console.print(Panel(Group(*cells), title=title, title_align="left"))
+            console.print(Panel(Group(*above, *cells), title=title, title_align="left"))
 
 
 def matched_spans(text: str, lang: str, matched: set[str]) -> list[tuple[int, int]]:

@@ -251,6 +251,30 @@ def test_show_an_infraction_with_its_penalty(
     )
 
 
+def test_a_terminal_shows_the_whole_heading_with_the_penalty(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On an 80-column terminal the panel's border cut IPG 2.6's heading at "penalty: Warni":
+    a heading too long for the border opens the panel, wrapped, and the border keeps the key."""
+    import io
+
+    from rich.console import Console
+
+    from search.render import echo_rich
+    from search.results import Filters
+    from search.session import open_engine
+
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    with open_engine() as engine:
+        results = engine.lookup_part("IPG 2.6", Filters())
+    out = io.StringIO()
+    echo_rich(results, (), set(), Console(file=out, width=80, force_terminal=True))
+    text = " ".join(re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue()).split())
+    assert "╭─ IPG 2.6 ─" in text
+    inside = " ".join(text.replace("│", " ").split())
+    assert "Failure to Maintain Game State · penalty: Warning" in inside
+
+
 def test_search_by_document(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--doc keeps the results to the documents named; each result says its document."""
     payload = json.loads(
