@@ -64,6 +64,17 @@ def test_export_jsonl_is_deterministic_and_complete():
     assert legend["edition"] == "2024-11-23" and legend["lines"] == [39, 39]
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "tmx", "csv", "tbx"])
+def test_export_writes_into_the_output_folder_in_every_format(fmt: str, tmp_path: Path):
+    """`--output DIR` writes DIR/mtgrules.FORMAT, the very text standard output gets, and says
+    so on stderr (TMX and CSV printed to the terminal and ignored the folder)."""
+    _, printed, _ = run("export", "--format", fmt, "--lang", "it,fr")
+    code, out, err = run("export", "--format", fmt, "--lang", "it,fr", "--output", str(tmp_path))
+    written = tmp_path / f"mtgrules.{fmt}"
+    assert code == 0 and out == "" and err == f"wrote {written}\n"
+    assert written.read_text("utf-8") == printed and "205.4d" in printed
+
+
 def test_add_rejects_bad_files_with_one_line(tmp_path: Path):
     """Empty, binary, missing files and directories: exit 1, one line naming the file."""
     empty = tmp_path / "vuoto.txt"

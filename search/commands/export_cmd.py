@@ -35,7 +35,8 @@ from search.session import hand_off, library_records, open_engine
 @click.option(
     "--output",
     type=click.Path(file_okay=False, writable=True),
-    help="With --format po and several languages: the folder to write mtgrules-LANG.po into.",
+    help="Write into this folder instead of standard output: mtgrules.FORMAT (mtgrules.tmx…), "
+    "or mtgrules-LANG.po per language with --format po.",
 )
 def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str | None) -> None:
     """Print the library in a format other tools read, to standard output."""
@@ -49,24 +50,25 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
         # The hand-off file already holds every record, aligned: copy its lines.
         data = hand_off()
         edition = _resolved(edition)
-        if not langs and not edition:
-            sys.stdout.buffer.write(data)
         lines = data.splitlines(keepends=True) if langs or edition else []
         records = [json.loads(line) for line in lines]
         if edition:
             _check_edition(edition, {r["edition"] for r in records})
-        for line, record in zip(lines, records, strict=True):
-            if (not langs or record["lang"] in langs) and (
-                not edition or record["edition"] == edition
-            ):
-                sys.stdout.buffer.write(line)
+        if langs or edition:
+            data = b"".join(
+                line
+                for line, record in zip(lines, records, strict=True)
+                if (not langs or record["lang"] in langs)
+                and (not edition or record["edition"] == edition)
+            )
+        _out(data, fmt, output)
         for failure in _failures():
             echo(f"error: {failure}", err=True)
         return
 
     if fmt == "tbx":
         with open_engine() as engine:
-            echo(exports.to_tbx(engine.termbase, langs), nl=False)
+            _out(exports.to_tbx(engine.termbase, langs), fmt, output)
         return
     every = library_records()
     edition = _resolved(edition)
@@ -74,7 +76,24 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
         _check_edition(edition, {r.edition for r in every})
     units = exports.units(every, langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
-    echo(text, nl=False)
+    _out(text, fmt, output)
+
+
+def _out(content: str | bytes, fmt: str, output: str | None) -> None:
+    """An export to standard output, or to `output`/mtgrules.FORMAT (said on stderr)."""
+    if output is None:
+        if isinstance(content, bytes):
+            sys.stdout.buffer.write(content)
+        else:
+            echo(content, nl=False)
+        return
+    from pathlib import Path
+
+    path = Path(output) / f"mtgrules.{fmt}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = content if isinstance(content, bytes) else content.encode("utf-8")
+    path.write_bytes(data)
+    echo(f"wrote {path}", err=True)
 
 
 def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None:
