@@ -446,6 +446,32 @@ def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:
     assert 'href="/doc/ipg/3.1"' in search.text
 
 
+def test_web_diff_compares_a_judge_documents_own_editions(judge_home: Path) -> None:
+    """/diff?doc=mtr offers the MTR's editions only and compares them (the page offered every
+    document's dates, mixed, and ignored doc=, so a judge date failed); /api/diff takes doc=
+    too; an unknown doc is a 400 naming the documents; every link on the page answers."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    page = client.get("/diff", params={"doc": "mtr", "from": "2024-12-16", "to": "2025-11-10"})
+    assert page.status_code == 200
+    offered = re.search(r'<select name="from">(.*?)</select>', page.text)
+    assert offered and re.findall(r">(\d{4}-\d\d-\d\d)<", offered[1]) == [
+        "2024-09-23",
+        "2024-12-16",
+        "2025-11-10",
+    ]
+    assert "MTR 2024-12-16 → 2025-11-10: 18 changes" in page.text
+    api = client.get("/api/diff", params={"doc": "mtr", "from": "2024-12-16", "to": "2025-11-10"})
+    assert api.status_code == 200 and len(api.json()["changes"]) == 18
+    wrong = client.get("/diff", params={"doc": "xyz"})
+    assert wrong.status_code == 400 and "doc: one of cr, mtr, ipg, jar" in wrong.text
+    for link in set(re.findall(r'href="(/[^"]*)"', page.text)):
+        assert client.get(link).status_code == 200, link
+
+
 def test_cr_lookups_unchanged_beside_the_judge_documents(
     judge_home: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -284,9 +284,24 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
     if not query.get("from") or not query.get("to"):
         raise payloads.Problem("give from= and to=, e.g. ?from=2024-11-08&to=2025-07-25", 400)
     ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
+    doc = diff_document(query.get("doc"))
     return payloads.diff(
-        library.records(), query["from"], query["to"], _langs(request), query.get("rule"), ignore
+        library.records(),
+        query["from"],
+        query["to"],
+        _langs(request),
+        query.get("rule"),
+        ignore,
+        doc,
     )
+
+
+def diff_document(doc: str | None) -> str:
+    """The `doc=` of a diff (cr, mtr, ipg, jar; the CR when absent), or a 400 naming them."""
+    doc = (doc or "cr").lower()
+    if doc not in DOCUMENTS:
+        raise payloads.Problem(f"doc: one of {', '.join(DOCUMENTS)}", 400)
+    return doc
 
 
 def api_history(library: Library, request: Request) -> dict[str, Any]:

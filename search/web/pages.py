@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, Response
 
 from corpus.align.following import followed
 from corpus.model.citations import citations as cited_in
-from corpus.model.documents import DOCUMENTS, JUDGE, is_judge_key
+from corpus.model.documents import DOCUMENTS, JUDGE, doc_of_key, is_judge_key
 from corpus.model.numbers import CITATION, RuleNumber
 from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search import payloads
@@ -30,6 +30,7 @@ from search.web.app import (
     _limit,
     api_diff,
     api_history,
+    diff_document,
 )
 from search.web.changes import as_html
 from search.web.links import href, rule_href
@@ -302,35 +303,42 @@ async def term_page(request: Request) -> Response:
                 term=payload["query"])  # fmt: skip
 
 
-def _diff_editions(library: Library, lang: str) -> list[str]:
+def _diff_editions(library: Library, lang: str, doc: str) -> list[str]:
+    """The editions a diff of this document in this language can compare: the CR's, or a
+    judge document's own (their dates are not the CR's)."""
     from corpus.align.editions import by_edition
 
-    return list(by_edition(library.records(), lang))
+    records = [r for r in library.records() if doc_of_key(r.key) == doc]
+    return list(by_edition(records, lang, followed=lang != "en" and doc == "cr"))
 
 
 async def diff_page(request: Request) -> Response:
     library = _library(request)
     query = request.query_params
-    lang = query.get("lang") or "en"
+    try:
+        doc = diff_document(query.get("doc"))
+    except payloads.Problem as problem:
+        return error_page(problem.status, "diff — mtgrules", str(problem))
+    lang = "en" if doc != "cr" else query.get("lang") or "en"  # the judge documents: English
     if lang not in LANG_NAMES:
         return error_page(400, "diff — mtgrules", f"lang: one of {', '.join(LANG_NAMES)}")
     try:
-        editions = await library.run(_diff_editions, library, lang)
+        editions = await library.run(_diff_editions, library, lang, doc)
     except payloads.Problem as problem:
         return error_page(problem.status, "diff — mtgrules", str(problem))
     old = query.get("from") or (editions[-2] if len(editions) > 1 else "")
     new = query.get("to") or (editions[-1] if editions else "")
     rule = query.get("rule", "").strip()
-    form = {"lang": lang, "from": old, "to": new, "rule": rule, "editions": editions}
+    form = {"lang": lang, "from": old, "to": new, "rule": rule, "editions": editions, "doc": doc}
     form["ignore"] = query.get("ignore_typography", "") in ("1", "true", "yes")
     title = f"diff {old} → {new}{', ' + rule if rule else ''} — mtgrules"
     if len(editions) < 2:
-        name = ENGLISH_NAMES[lang]
+        name = ENGLISH_NAMES[lang] if doc == "cr" else f"{doc.upper()}"
         note = f"this library has {len(editions) or 'no'} dated {name} edition" + (
             "" if len(editions) == 1 else "s"
         )
         return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
-    params = {"from": old, "to": new, "lang": lang, "rule": rule or None}
+    params = {"from": old, "to": new, "lang": lang, "rule": rule or None, "doc": doc}
     params["ignore_typography"] = "1" if form["ignore"] else None
     try:
         payload = await library.run(api_diff, library, _with_query(request, params))
