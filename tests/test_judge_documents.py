@@ -472,6 +472,26 @@ def test_web_diff_compares_a_judge_documents_own_editions(judge_home: Path) -> N
         assert client.get(link).status_code == 200, link
 
 
+def test_web_home_and_judge_pages_keep_each_documents_dates_and_languages(
+    judge_home: Path,
+) -> None:
+    """The home page lists the judge documents' editions by document, apart from the CR's
+    (they were mixed in as English CR editions), and a judge section with no Spanish text says
+    the document is not in Spanish here, not which CR sections the Spanish documents cover."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    home_page = " ".join(re.sub(r"<[^>]+>", " ", client.get("/").text).split())
+    assert "IPG 2023-11-13, 2024-09-23; JAR 2024-09-23; MTR 2024-09-23, 2024-12-16, 2025-11-10" in (
+        home_page
+    )
+    page = client.get("/doc/ipg/2.1", params={"lang": "en,es"})
+    assert page.status_code == 200
+    assert "no Spanish text for IPG 2.1: the IPG is not in Spanish here" in page.text
+
+
 def test_cr_lookups_unchanged_beside_the_judge_documents(
     judge_home: Path, home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

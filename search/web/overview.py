@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from corpus.model.documents import doc_of_key, is_judge_key
 from corpus.model.languages import LANGUAGES, SHOWN_ORDER
 from corpus.model.numbers import section_of
 from corpus.model.records import Record
@@ -29,6 +30,8 @@ class Holding:
     sections: set[int] = field(default_factory=set)
     kinds: Counter[str] = field(default_factory=Counter)
     follows: list[str] = field(default_factory=list)  # English editions its documents follow
+    # A judge document's own editions (MTR, IPG, JAR: dates that are not the CR's).
+    judge_editions: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -61,6 +64,8 @@ class Overview:
         """Why a result has no text in this language."""
         holding = self.holdings.get(lang)
         name = ENGLISH_NAMES.get(lang, lang)
+        if is_judge_key(key) and (holding is None or doc_of_key(key) not in holding.judge_editions):
+            return f"no {name} text for {key}: the {doc_of_key(key).upper()} is not in {name} here"
         if holding is None:
             return f"no {name} text for {key}: this library has no {name} document"
         return f"no {name} text for {key} in this library: the {name} documents cover " + (
@@ -85,20 +90,24 @@ def overview(records: Iterable[Record]) -> Overview:
         holding = holdings.setdefault(record.lang, Holding(record.lang))
         if record.source not in holding.documents:
             holding.documents.append(record.source)
-        if record.edition and record.edition not in holding.editions:
-            holding.editions.append(record.edition)
+        doc = doc_of_key(record.key)
+        dates = holding.editions if doc == "cr" else holding.judge_editions.setdefault(doc, [])
+        if record.edition and record.edition not in dates:
+            dates.append(record.edition)
         if record.follows and record.follows not in holding.follows:
             holding.follows.append(record.follows)
         holding.kinds[record.kind] += 1
         section = section_of(record.key) if record.kind == "rule" else ""
         if section.isdigit():
             holding.sections.add(int(section))
-        if record.lang == "en" and record.edition:
+        if record.lang == "en" and record.edition and doc == "cr":
             english.add(record.edition)
     for holding in holdings.values():
         holding.documents.sort()
         holding.editions.sort()
         holding.follows.sort()
+        for dates in holding.judge_editions.values():
+            dates.sort()
     ordered = {lang: holdings[lang] for lang in SHOWN_ORDER if lang in holdings}
     return Overview(ordered, sorted(english))
 
