@@ -375,6 +375,18 @@ def _judge_diff(
     }
 
 
+def _current_key(events: Sequence[Any], loaded: Sequence[tuple[str, Any]]) -> str:
+    """The rule's key today: its number in the newest loaded edition, or, gone from it, its
+    last number and the last edition that had it (corpus.align.identity.gone_key)."""
+    from corpus.align.identity import gone_key
+
+    last = events[-1]
+    if last.number:
+        return str(last.number)
+    had = [e for e in events if e.number]
+    return gone_key(str(last.previous), had[-1].edition if had else loaded[-1][0])
+
+
 def _span(
     editions: dict[str, list[Record]], from_: str, to: str, what: str, hint: str = ""
 ) -> tuple[str, str]:
@@ -465,6 +477,7 @@ def history(
     return {
         "rule": number,
         "edition": edition,
+        "key": _current_key(events, loaded),
         "oldest_loaded": loaded[0][0],
         "history": [asdict(e) for e in events],
         "subrules": subrules,

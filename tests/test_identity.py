@@ -156,6 +156,18 @@ def test_show_with_an_edition_reads_the_number_in_that_edition(library: Path):
     assert "El iniciativa es una designación" in out
 
 
+def test_history_with_an_edition_says_which_rule_it_is_now(library: Path):
+    """`history 725.1 --edition 2025-11-14` is the initiative's history: its first line says
+    it is 726.1 now (it read "725.1: 2 changes", today's 725.1 being The Monarch), and its
+    JSON gives the current key beside the number asked; without --edition nothing is added."""
+    out = run("history", "725.1", "--edition", "2025-11-14")
+    assert out.splitlines()[0].startswith("725.1 of 2025-11-14 (726.1 now): 2 changes")
+    payload = json.loads(run("history", "725.1", "--edition", "2025-11-14", "--json"))
+    assert (payload["rule"], payload["edition"], payload["key"]) == ("725.1", "2025-11-14", "726.1")
+    assert run("history", "725.1").splitlines()[0].startswith("725.1: ")
+    assert json.loads(run("history", "725.1", "--json"))["key"] == "725.1"
+
+
 def test_search_for_a_number_with_an_edition_reads_it_as_show_does(library: Path):
     """`search 725.1 --edition 2025-11-14` is the initiative under 726.1, as `show` is, and
     says so on stderr; without an edition, 725.1 is today's (the monarch)."""

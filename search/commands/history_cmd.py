@@ -49,7 +49,14 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     subrules = payload["subrules"]
     changed_below = {n: _changes(e) for n, e in subrules.items() if _changes(e)}
     below = sum(changed_below.values())
-    summary = f"{payload['rule']}: {changes} change{'' if changes == 1 else 's'}"
+    named = payload["rule"]
+    if payload["edition"] and payload["key"] != named:
+        # 725.1 of 2025-11-14 is another rule than today's 725.1: say which it is now.
+        now = f"{payload['key']} now"
+        if gone_place(payload["key"]):
+            now = f"gone since {events[-1]['edition']}"
+        named = f"{named} of {payload['edition']} ({now})"
+    summary = f"{named}: {changes} change{'' if changes == 1 else 's'}"
     if subrules:
         summary += f"; its {len(subrules)} subrules: {below} change{'' if below == 1 else 's'}"
     always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
