@@ -123,12 +123,18 @@ class Engine:
         edition = filters.edition
         if edition:
             edition = resolve_edition(edition, self.english_editions)
+            if not self.versions.has_edition(edition):
+                # A date between editions: the rules in effect then, the newest English
+                # edition on or before it (as the judge documents' are read below).
+                edition = max((e for e in self.english_editions if e <= edition), default=edition)
             in_effect = tuple(
                 (doc, max(earlier))
                 for doc, dates in self._judge_editions.items()
                 if (earlier := [d for d in dates if d <= edition])
             )
-            filters = dataclasses.replace(filters, edition=edition, in_effect=in_effect)
+            filters = dataclasses.replace(
+                filters, edition=edition, in_effect=in_effect, asked_edition=filters.edition
+            )
         if edition and not self.versions.has_edition(edition):
             loaded = ", ".join(self.english_editions) or "none"
             raise UnknownEdition(

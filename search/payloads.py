@@ -52,6 +52,8 @@ def search(
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
     if asked is not None and asked.note:
         payload["note"] = asked.note  # --edition's 725.1 is another rule's number today
+    if filters.edition_note:
+        payload["edition_note"] = filters.edition_note
     number = number or part  # type: ignore[assignment]
     if results and outcome.partial:
         payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
@@ -129,6 +131,8 @@ def show(
     }
     if asked is not None and asked.note:
         payload["note"] = asked.note
+    if filters.edition_note:
+        payload["edition_note"] = filters.edition_note
     return payload, results
 
 

@@ -159,6 +159,16 @@ class Filters:
     # With an edition: each judge document's edition in effect on that date (its newest on or
     # before it; Engine.with_edition). The judge documents' dates are their own, not the CR's.
     in_effect: tuple[tuple[str, str], ...] = ()
+    asked_edition: str | None = None  # the date asked for, before it was read as an edition
+
+    @property
+    def edition_note(self) -> str | None:
+        """What a date that is no edition was read as ("2025-01-01: the rules in effect then,
+        English 2024-11-08"), or None."""
+        asked, edition = self.asked_edition, self.edition
+        if not asked or not edition or asked == edition or asked == "latest":
+            return None
+        return f"{asked} is no edition here: the rules in effect then, English {edition}"
 
     def edition_of(self, key: str) -> str | None:
         """The edition asked for a key's document: the CR's date, or the judge document's

@@ -168,6 +168,22 @@ def test_history_with_an_edition_says_which_rule_it_is_now(library: Path):
     assert json.loads(run("history", "725.1", "--json"))["key"] == "725.1"
 
 
+def test_a_date_between_editions_is_the_rules_in_effect_then(library: Path):
+    """`--edition 2025-12-01` is no edition: it reads English 2025-11-14, in effect that day
+    (it was "no text of edition 2025-12-01"), and says so; a date before every loaded edition
+    is still an error."""
+    result = CliRunner().invoke(cli, ["show", "725.1", "--edition", "2025-12-01"])
+    assert result.exit_code == 0
+    assert result.stderr.startswith(
+        "note: 2025-12-01 is no edition here: the rules in effect then, English 2025-11-14\n"
+    )
+    assert "The initiative is a designation" in result.stdout
+    payload = json.loads(run("show", "704.5j", "--edition", "2025-01-01", "--json"))
+    assert payload["edition_note"].endswith("the rules in effect then, English 2024-11-08")
+    early = CliRunner().invoke(cli, ["show", "704.5j", "--edition", "2010-01-01"])
+    assert early.exit_code == 1 and "no text of edition 2010-01-01" in early.stderr
+
+
 def test_search_for_a_number_with_an_edition_reads_it_as_show_does(library: Path):
     """`search 725.1 --edition 2025-11-14` is the initiative under 726.1, as `show` is, and
     says so on stderr; without an edition, 725.1 is today's (the monarch)."""

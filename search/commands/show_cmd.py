@@ -28,6 +28,8 @@ def command(rule: str, as_json: bool, **options: object) -> None:
     if as_json:
         echo_json(payload)
         return
+    if payload.get("edition_note"):
+        echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
     if payload.get("note"):
         echo(payload["note"])  # the number asked is another rule's, or none, today
     show_results(results, show, set())
