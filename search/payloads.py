@@ -111,8 +111,9 @@ def show(
             results += _chapter_sections(engine, rule.strip(), filters)  # 7: its contents
         if not results:
             raise Problem(
-                f"{rule!r} is not a rule number; write it like 205.4d, 205.4, 205.4. or 205 "
-                "(use `mtgrules search` for words)",
+                f"{rule!r} is no rule number, nor the title of a rule or glossary entry; write a "
+                f"number like 205.4d, 205.4, 205.4. or 205, or search for words: "
+                f"`mtgrules search {rule.strip()!r}`",
                 400,
             )
     else:
@@ -432,6 +433,12 @@ def history(
         return _part_history(records, part, edition, ignore_typography)
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # the MTR's dates are its own
     written = RuleNumber.written(rule)  # else a translation's own key, 205.2c@FILE
+    if written is None and "@" not in rule:
+        raise Problem(
+            f"{rule!r} is not a rule number; write it like 205.4d, 205.4 or 205, or a judge "
+            'document\'s section like "MTR 2.3"',
+            400,
+        )
     number = str(written) if written else rule.strip()
     editions = by_edition(records, "en")
     if not editions:

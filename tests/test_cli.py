@@ -75,6 +75,19 @@ def test_export_writes_into_the_output_folder_in_every_format(fmt: str, tmp_path
     assert written.read_text("utf-8") == printed and "205.4d" in printed
 
 
+def test_a_word_that_is_no_rule_gets_a_hint_that_works():
+    """`history 9999` said "see `mtgrules show 9999`", which answered that 9999 is not a rule
+    number; `show zzz` said "not a rule number" though show takes titles: each says what it
+    takes and the command that answers words."""
+    code, _, err = run("history", "9999")
+    assert code == 2 and "error: '9999' is not a rule number; write it like 205.4d" in err
+    assert "mtgrules show" not in err
+    code, _, err = run("show", "zzz")
+    assert code == 2 and "'zzz' is no rule number, nor the title of a rule or glossary entry" in err
+    assert "`mtgrules search 'zzz'`" in err
+    assert run("search", "zzz")[0] == 1  # that command answers: no rules match
+
+
 def test_add_rejects_bad_files_with_one_line(tmp_path: Path):
     """Empty, binary, missing files and directories: exit 1, one line naming the file."""
     empty = tmp_path / "vuoto.txt"
