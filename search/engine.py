@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -427,8 +427,29 @@ class Engine:
         pattern = fold(typed)
         pieces = (r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
         wanted = re.compile("".join(pieces))
-        found = (word for word, _ in self._vocabulary if wanted.fullmatch(word))
-        return list(itertools.islice(found, WILDCARD_WORDS))
+        found = [w for w, _ in itertools.islice(self._matching(wanted), WILDCARD_WORDS)]
+        if found:
+            return found
+        # None in the texts: the term base's one-word terms it matches, with their one-word
+        # names in the other languages. A keyword's French or Italian name is in no text of a
+        # library without that language's CR ("piétin*": piétinement, so trample, arrollar).
+        named = [word for word in self._term_words if wanted.fullmatch(word)]
+        names = (
+            fold(term)
+            for word in named
+            for _, term in sorted(self.translations(word))
+            if " " not in term
+        )
+        return list(itertools.islice(dict.fromkeys([*named, *names]), WILDCARD_WORDS))
+
+    def _matching(self, wanted: re.Pattern[str]) -> Iterator[tuple[str, set[str]]]:
+        return ((word, langs) for word, langs in self._vocabulary if wanted.fullmatch(word))
+
+    @cached_property
+    def _term_words(self) -> list[str]:
+        """The term base's one-word terms, folded, in its order."""
+        words = (fold(term.term) for term in self.termbase.terms if " " not in term.term.strip())
+        return list(dict.fromkeys(words))
 
     @cached_property
     def _vocabulary(self) -> list[tuple[str, set[str]]]:

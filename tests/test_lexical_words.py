@@ -355,6 +355,22 @@ def test_a_wildcard_stands_for_the_library_words_it_matches(seeds_engine: Engine
     assert seeds_engine.search("zzqx*", Filters(), 5).results == []
 
 
+def test_a_wildcard_no_text_matches_stands_for_the_terms_it_matches(seeds_engine: Engine):
+    """ "piétin*" matches no word of the seeds' texts: it stands for the term base's
+    "piétinement" and its one-word names in the other languages (trample, travolgere,
+    arrolla), so a library without the French CR still finds Trample by it (it found
+    nothing); a pattern that matches words of the texts stays with them."""
+    words = seeds_engine.words_like("piétin*")
+    assert words[0] == "pietinement" and {"trample", "travolgere", "arrolla"} <= set(words)
+    assert seeds_engine.words_like("leggend*")[0] == "leggendaria"
+
+
+@pytest.mark.shared_data
+def test_a_french_keyword_pattern_finds_its_rules_on_english_editions(full_lemmas: Path):
+    """On English editions alone "piétin*" finds 702.19 Trample first."""
+    assert keys("piétin*")[0] == "702.19"
+
+
 def test_a_rule_number_with_a_star_is_the_rule_with_its_subrules(seeds_engine: Engine):
     """ "205.4*" and "regola 205,4*" are looked up as 205.4 is (the rule and its subrules), not
     searched as words (which found the glossary entries that cite 205.4); "205.4." is still
