@@ -531,7 +531,10 @@ class Engine:
                 f"{record.title or ''} {record.text}", record.lang
             ):
                 naming.setdefault(result_key(record.key), None)
-        return [key for key in keys if key in naming][:limit]
+        # The concept's own rule and glossary entry first ("stack": 405, Stack), then the
+        # rules that mention it most.
+        own = [key for key in self.versions.headed(fold(concept)) if key in naming]
+        return list(dict.fromkeys([*own, *(key for key in keys if key in naming)]))[:limit]
 
     # --- suggestions and references ---------------------------------------------------------
 

@@ -290,14 +290,25 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
                 "confidence": found.confidence,
             }
         )
+    using = {english: engine.rules_using(english, limit=USAGE_COUNTED) for english in concepts}
+    # The concept the rules use most first: Italian "pila" is the stack (405…) before a pile.
+    ordered = sorted(concepts, key=lambda english: (-len(using[english]), english))
     return {
         "query": phrase,
         "concepts": [
-            {"english": english, "terms": _unique(terms), "rules": engine.rules_using(english)}
-            for english, terms in sorted(concepts.items())
+            {
+                "english": english,
+                "terms": _unique(concepts[english]),
+                "rules": using[english][:RULES_LISTED],
+            }
+            for english in ordered
         ],
         "hidden": hidden,
     }
+
+
+USAGE_COUNTED = 100  # rules counted to order a term's concepts by use
+RULES_LISTED = 20
 
 
 def _unique(terms: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -83,6 +83,17 @@ def test_judges_find_rules_in_their_own_words(learned_home: Path):
     assert "702.19" in keys(learned_home, "cómo funciona arrollar")
 
 
+def test_a_terms_concepts_come_most_used_first_with_their_own_rule(learned_home: Path):
+    """Italian "pila" is the stack (curated) and a pile (learned from cards): the stack, which
+    the rules use far more, comes first (they were in alphabetical order), and its rules open
+    with its own section and glossary entry (405, Stack), not Grand Melee's 807.5b, which
+    names it most."""
+    code, out = run(learned_home, "term", "--json", "pila")
+    found = json.loads(out)["concepts"]
+    assert code == 0 and [c["english"] for c in found][:2] == ["stack", "pile"]
+    assert found[0]["rules"][:2] == ["405", "Stack"]
+
+
 def test_apostrophes_of_every_form_match_alike(learned_home: Path):
     """The CR's own apostrophe and the keyboard's find the same rules."""
     assert keys(learned_home, "Urza’s", 5) == keys(learned_home, "Urza's", 5) != []
