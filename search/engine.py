@@ -39,8 +39,9 @@ DENSE_DEPTH = 100  # the encoder's nearest texts
 JUDGE_FIRST = 5
 WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
-KEYWORD_HEADING = re.compile(r"70[12]\.\d+")  # a keyword action's or ability's section
-KEYWORD_PARAMETER = re.compile(r"([^\W\d][\w'’ -]*?)\s+(\d{1,2}|X)", re.IGNORECASE)
+KEYWORD_HEADING = r"70[12]\.\d+"  # a keyword action's or ability's section
+# A keyword and its number ("scry 2"): compiled only for a query that ends with one.
+KEYWORD_PARAMETER = r"([^\W\d][\w'’ -]*?)\s+(\d{1,2}|X)"
 
 
 class Remembered:
@@ -252,7 +253,10 @@ class Engine:
         """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3") asks
         for the keyword: its number is a parameter no rule prints (701.22 says "scry N"), and
         as a required word it left the keyword's rules out for those that print the number."""
-        parameter = KEYWORD_PARAMETER.fullmatch(text.strip())
+        text = text.strip()
+        if not text[-1:].isdigit() and text[-1:] not in "xX":
+            return text
+        parameter = re.fullmatch(KEYWORD_PARAMETER, text, re.IGNORECASE)
         if parameter is None:
             return text
         name = parameter.group(1)
@@ -261,7 +265,7 @@ class Engine:
             for concept in self.termbase.named_by(name)
             for key in self.versions.headed(fold(concept))
         }
-        return name if any(KEYWORD_HEADING.fullmatch(key) for key in keys) else text
+        return name if any(re.fullmatch(KEYWORD_HEADING, key) for key in keys) else text
 
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""

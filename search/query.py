@@ -69,9 +69,8 @@ def without_question_marks(text: str) -> str:
 # for a query with a colon: every search and show imports this module.
 _FILTER_AS_WORD = r"(?<!\S)(kind|lang|doc|edition):(\S+)"
 # A rule number asked for with the word for rule ("rule 9999", "regola 2O5.4"): a number or not.
-_NUMBER_ASKED = re.compile(
-    r"(?:rules?|regola|regole|r[èe]gles?|reglas?|cr)\s+\d[\w.,]*\*?", re.IGNORECASE
-)
+# Compiled only for a query with a digit in it, as the pattern above.
+_NUMBER_ASKED = r"(?:rules?|regola|regole|r[èe]gles?|reglas?|cr)\s+\d[\w.,]*\*?"
 
 
 def validate(text: str) -> str:
@@ -108,7 +107,11 @@ def validate(text: str) -> str:
             f"query {shown!r}: {field[0]!r} is not query syntax; filter with the option "
             f"instead: --{name} {value}"
         )
-    if _NUMBER_ASKED.fullmatch(stripped) and as_number(stripped) is None:
+    if (
+        any(c.isdigit() for c in stripped)
+        and re.fullmatch(_NUMBER_ASKED, stripped, re.IGNORECASE)
+        and as_number(stripped) is None
+    ):
         # "rule 9999" asks for a rule: searched as words it found 732.1c by "rule".
         raise QueryError(
             f"query {shown!r} names no rule number; write one like 205, 205.4 or 205.4d"
