@@ -374,6 +374,7 @@ class TermBase:
         rebuild)."""
         self._starts_table: dict[tuple[str, str], list[tuple[str, ...]]] | None = None
         self._english_table: dict[str, list[Term]] | None = None
+        self._lemma_seen: dict[tuple[str, str], set[str]] = {}
 
     def _starts(self) -> dict[tuple[str, str], list[tuple[str, ...]]]:
         """(language, first stem) -> every term key that begins with it, shortest first."""
@@ -440,9 +441,17 @@ class TermBase:
     def _by_lemma_in(self, word: str, lemmas: Lemmas, languages: Iterable[str]) -> set[str]:
         found: set[str] = set()
         for lang in languages:
-            for lemma in lemmas.lemmas(word, lang):
-                for form in lemmas.forms(lemma, lang):
-                    found |= self._written_exactly(lang, form)
+            # Remembered: the words of questions recur ("succede", "joueur"), and a word the
+            # query's language lacks is read in two more.
+            asked = (word, lang)
+            if asked not in self._lemma_seen:
+                self._lemma_seen[asked] = {
+                    concept
+                    for lemma in lemmas.lemmas(word, lang)
+                    for form in lemmas.forms(lemma, lang)
+                    for concept in self._written_exactly(lang, form)
+                }
+            found |= self._lemma_seen[asked]
         return found
 
     def _written_exactly(self, lang: str, word: str) -> set[str]:
