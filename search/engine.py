@@ -426,8 +426,9 @@ class Engine:
         return self._written[asked]
 
     def words_like(self, typed: str) -> list[str]:
-        """The index vocabulary's words a wildcard word matches, folded ("piétin*": pietine,
-        pietinement…), the most frequent first, at most WILDCARD_WORDS of them."""
+        """The index vocabulary's words a wildcard word matches, folded ("leggend*": leggendaria,
+        leggendario…), the most frequent first, at most WILDCARD_WORDS of them; when it matches
+        none, the term base's words it matches and their names in the other languages."""
         pattern = fold(typed)
         pieces = (r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
         wanted = re.compile("".join(pieces))
@@ -436,7 +437,7 @@ class Engine:
             return found
         # None in the texts: the term base's one-word terms it matches, with their one-word
         # names in the other languages. A keyword's French or Italian name is in no text of a
-        # library without that language's CR ("piétin*": piétinement, so trample, arrollar).
+        # library without that language's CR ("piétin*": piétinement, so trample, arrolla).
         named = [word for word in self._term_words if wanted.fullmatch(word)]
         names = (
             fold(term)
@@ -447,6 +448,7 @@ class Engine:
         return list(itertools.islice(dict.fromkeys([*named, *names]), WILDCARD_WORDS))
 
     def _matching(self, wanted: re.Pattern[str]) -> Iterator[tuple[str, set[str]]]:
+        """The vocabulary's words the pattern matches, most frequent first, with languages."""
         return ((word, langs) for word, langs in self._vocabulary if wanted.fullmatch(word))
 
     @cached_property
