@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpus import paths
 from corpus.model.dates import resolve_edition
-from corpus.model.documents import JUDGE, doc_of_key
+from corpus.model.documents import JUDGE, doc_of_key, is_judge_key
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import cited_numbers, parent_of, sort_key
 from corpus.model.text import fold
@@ -358,7 +358,23 @@ class Engine:
         keys = {key for key in scores if fold(key) in named}
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
         headed |= {key for name in named for key in self.versions.listing(name)}
-        return keys | (headed & set(scores))
+        return keys | (headed & set(scores)) | (self._infractions_named(query) & set(scores))
+
+    def _infractions_named(self, query: Query) -> set[str]:
+        """The IPG infractions a question names anywhere in it, by one to three consecutive
+        words ("…si un joueur arrive en retard": tardiness, IPG 3.1): a name so specific asks
+        for its section, wherever the question puts it."""
+        if not query.asked:
+            return set()
+        words = list(query.words)
+        runs = {" ".join(words[i : i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)}
+        return {
+            key
+            for run in runs
+            for concept in self.termbase.named_by(run)
+            for key in self.versions.listing(fold(concept))
+            if is_judge_key(key)
+        }
 
     def _keyword_sections(self, query: Query) -> set[str]:
         """The keyword abilities' sections (702.x) a question or sentence mentions in its own

@@ -562,6 +562,34 @@ def test_an_infraction_named_in_any_language_is_its_section(
         assert "IPG 2.1" in [r["key"] for r in payload["results"][:3]], asked
 
 
+@pytest.fixture(scope="module")
+def judges_and_spanish(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """The newest MTR and IPG, the JAR, English 2026-08-07 and the Spanish CR (words only)."""
+    pdf = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
+    if not pdf.exists():
+        pytest.skip(f"{pdf} is absent")
+    home = tmp_path_factory.mktemp("judges-and-spanish")
+    newest = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        files = [str(shared_data / "judge" / name) for name in newest]
+        files += [str(shared_data / "cr" / "en" / "MagicCompRules-20260807.txt"), str(pdf)]
+        assert CliRunner().invoke(cli, ["add", *files]).exit_code == 0
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    return home
+
+
+def test_an_infraction_named_anywhere_in_a_question_is_asked_for(
+    judges_and_spanish: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A question with no tournament word that names an infraction anywhere ("…arrive en
+    retard": tardiness) asks for its section: IPG 3.1 first (beside the Spanish CR it was
+    third, behind 303.4h and IPG 4.6)."""
+    asked = "que se passe-t-il si un joueur arrive en retard"
+    payload = json.loads(run(judges_and_spanish, monkeypatch, "search", asked, "--json"))
+    assert payload["results"][0]["key"] == "IPG 3.1"
+
+
 def test_every_result_of_a_document_filter_has_its_records(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
