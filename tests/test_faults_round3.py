@@ -167,11 +167,20 @@ def test_a_cut_hand_off_file_is_not_served(home: Path):
     """records.jsonl cut in half, or deleted, before the server reads it: the pages that read
     it answer 503 (the index is being rebuilt), then the right answer; never a 404 or a 500."""
     assert run("index")[0] == 0
+    damaged = read_current(home)["dir"]  # type: ignore[index]
     records = paths.records_file(home)
     whole = records.read_bytes()
     records.write_bytes(whole[: len(whole) // 2])
     with serving(home) as url:
         assert get(f"{url}/history/205.4d")[0] == 503  # it read the cut file: 404, no rule
+        answered(f"{url}/api/check")
+        # The rebuild writes the whole file before it swaps its build in: an answer read
+        # meanwhile is the damaged build's, whose records a new build reads again. Wait for
+        # the swap (a loaded machine took long enough for that read to happen).
+        for _ in range(240):
+            if read_current(home)["dir"] != damaged:  # type: ignore[index]
+                break
+            time.sleep(0.5)
         _, body = answered(f"{url}/api/check")
         assert json.loads(body)["problems"] == []  # and counts (issue 26): none
         records.unlink()
