@@ -18,11 +18,10 @@ from typing import Any
 from indexer.analyzers import analyzer
 from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
 from search.parse import Query, bare, content_tokens, is_stop_word
-from search.query import ELISION, OPERATORS, TOKEN, QueryError, Translations
+from search.query import ELISION, OPERATORS, TOKEN, QueryError, Translations, runs
 
 TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as typed
 PHRASE_WEIGHT = 2.0  # a multi-word term (tipo di artefatto) is strong evidence
-NAMED_WORD_WEIGHT = 1.0  # the one word a phrase's term is in another language (lifelink)
 
 
 def lexical(query: Query, translations: Translations, schema: Any, *, every_word: bool) -> Any:
@@ -182,28 +181,23 @@ def named_phrases(tokens: list[str], translations: Translations) -> list[tuple[s
     if any(t in OPERATORS or t in "()" or t.startswith('"') for t in tokens):
         return []
     found: set[tuple[str, str]] = set()
-    tokens = [ELISION.sub("", t) for t in tokens]
-    for size in (1, 2, 3):
-        for start in range(len(tokens) - size + 1):
-            words = " ".join(tokens[start : start + size])
-            named = translations(words)
-            if size == 1 and any(lang == "en" and " " not in term for lang, term in named):
-                continue  # the word's English is searched as a word
-            # Two or three words name a term in every language, one word in some ("legame
-            # vitale": lifelink, whose English is one word and searched nowhere else).
-            found.update((lang, term) for lang, term in named if " " in term or size > 1)
+    for size, words in runs([ELISION.sub("", t) for t in tokens], (1, 2, 3)):
+        named = translations(" ".join(words))
+        if size == 1 and any(lang == "en" and " " not in term for lang, term in named):
+            continue  # the word's English is searched as a word
+        # Two or three words name a term in every language, one word in some ("legame
+        # vitale": lifelink, whose English is one word and searched nowhere else).
+        found.update((lang, term) for lang, term in named if " " in term or size > 1)
     return sorted(found)
 
 
 def words_of_terms(tokens: list[str], translations: Translations) -> set[str]:
     """The tokens that are part of two or three consecutive words naming a term ("legame
     vitale": lifelink): found through the term, whether or not each is found alone."""
-    plain = [ELISION.sub("", t) for t in tokens]
     found: set[str] = set()
-    for size in (2, 3):
-        for start in range(len(tokens) - size + 1):
-            if translations(" ".join(plain[start : start + size])):
-                found.update(tokens[start : start + size])
+    for _, words in runs(tokens, (2, 3)):
+        if translations(" ".join(ELISION.sub("", w) for w in words)):
+            found.update(words)
     return found
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus import paths
-from corpus.model.dates import resolve_edition
+from corpus.model.dates import in_effect_on, resolve_edition
 from corpus.model.documents import JUDGE, doc_of_key, is_judge_key
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import cited_numbers, parent_of, sort_key
@@ -122,21 +122,23 @@ class Engine:
         """The filters with `latest` read as the newest English edition; QueryError when no
         text of the library has the edition asked for (UnknownEdition)."""
         edition = filters.edition
+        known = True
         if edition:
             edition = resolve_edition(edition, self.english_editions)
-            if not self.versions.has_edition(edition):
+            if not (known := self.versions.has_edition(edition)):
                 # A date between editions: the rules in effect then, the newest English
-                # edition on or before it (as the judge documents' are read below).
-                edition = max((e for e in self.english_editions if e <= edition), default=edition)
+                # edition on or before it, as each judge document's is read below.
+                newest = in_effect_on(self.english_editions, edition)
+                edition, known = newest or edition, newest is not None
             in_effect = tuple(
-                (doc, max(earlier))
+                (doc, newest)
                 for doc, dates in self._judge_editions.items()
-                if (earlier := [d for d in dates if d <= edition])
+                if (newest := in_effect_on(dates, edition))
             )
             filters = dataclasses.replace(
                 filters, edition=edition, in_effect=in_effect, asked_edition=filters.edition
             )
-        if edition and not self.versions.has_edition(edition):
+        if not known:
             loaded = ", ".join(self.english_editions) or "none"
             raise UnknownEdition(
                 f"no text of edition {edition} in the library; English editions loaded: {loaded}"
@@ -366,11 +368,12 @@ class Engine:
         for its section, wherever the question puts it."""
         if not query.asked:
             return set()
-        words = list(query.words)
-        runs = {" ".join(words[i : i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)}
+        from search.query import runs
+
+        named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3))}
         return {
             key
-            for run in runs
+            for run in named
             for concept in self.termbase.named_by(run)
             for key in self.versions.listing(fold(concept))
             if is_judge_key(key)
@@ -448,7 +451,8 @@ class Engine:
         pattern = fold(typed)
         pieces = (r"\w*" if c == "*" else r"\w" if c == "?" else re.escape(c) for c in pattern)
         wanted = re.compile("".join(pieces))
-        found = [w for w, _ in itertools.islice(self._matching(wanted), WILDCARD_WORDS)]
+        matching = (word for word, _ in self._vocabulary if wanted.fullmatch(word))
+        found = list(itertools.islice(matching, WILDCARD_WORDS))
         if found:
             return found
         # None in the texts: the term base's one-word terms it matches, with their one-word
@@ -462,10 +466,6 @@ class Engine:
             if " " not in term
         )
         return list(itertools.islice(dict.fromkeys([*named, *names]), WILDCARD_WORDS))
-
-    def _matching(self, wanted: re.Pattern[str]) -> Iterator[tuple[str, set[str]]]:
-        """The vocabulary's words the pattern matches, most frequent first, with languages."""
-        return ((word, langs) for word, langs in self._vocabulary if wanted.fullmatch(word))
 
     @cached_property
     def _term_words(self) -> list[str]:

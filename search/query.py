@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from corpus.model.numbers import RuleNumber
@@ -125,3 +125,11 @@ def validate(text: str) -> str:
 
 
 Translations = Callable[[str], set[tuple[str, str]]]  # word or phrase -> {(language, term)}
+
+
+def runs(words: Sequence[str], sizes: Iterable[int]) -> Iterator[tuple[int, list[str]]]:
+    """(size, the words) of every run of consecutive words of these sizes, in order of size:
+    where a query's words may name a term together ("legame vitale", "punti vita")."""
+    for size in sizes:
+        for start in range(len(words) - size + 1):
+            yield size, list(words[start : start + size])

@@ -513,19 +513,25 @@ def test_ban_list_columns_read_one_at_a_time(shared_data: Path) -> None:
     assert "(25 cards) • All cards that reference “playing for ante” (9 cards)" in legacy.text
 
 
+NEWEST_JUDGE_FILES = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
+
+
+def judges_library(home: Path, shared_data: Path, more: list[Path], meaning: str) -> Path:
+    """The newest MTR and IPG, the JAR, English 2026-08-07 and `more`, added and indexed."""
+    files = [shared_data / "judge" / name for name in NEWEST_JUDGE_FILES]
+    files += [shared_data / "cr" / "en" / "MagicCompRules-20260807.txt", *more]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MTGRULES_HOME", str(home))
+        patch.setenv("MTGRULES_MEANING", meaning)
+        assert CliRunner().invoke(cli, ["add", *map(str, files)]).exit_code == 0
+        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    return home
+
+
 @pytest.fixture(scope="module")
 def judges_and_rules(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """The newest MTR and IPG, the JAR and English 2026-08-07, with their vectors."""
-    home = tmp_path_factory.mktemp("judges-and-rules")
-    newest = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        patch.setenv("MTGRULES_MEANING", "inline")
-        files = [str(shared_data / "judge" / name) for name in newest]
-        files.append(str(shared_data / "cr" / "en" / "MagicCompRules-20260807.txt"))
-        assert CliRunner().invoke(cli, ["add", *files]).exit_code == 0
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
-    return home
+    return judges_library(tmp_path_factory.mktemp("judges-and-rules"), shared_data, [], "inline")
 
 
 def test_a_tournament_question_is_answered_by_the_judge_documents_first(
@@ -569,14 +575,7 @@ def judges_and_spanish(tmp_path_factory: pytest.TempPathFactory, shared_data: Pa
     if not pdf.exists():
         pytest.skip(f"{pdf} is absent")
     home = tmp_path_factory.mktemp("judges-and-spanish")
-    newest = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("MTGRULES_HOME", str(home))
-        files = [str(shared_data / "judge" / name) for name in newest]
-        files += [str(shared_data / "cr" / "en" / "MagicCompRules-20260807.txt"), str(pdf)]
-        assert CliRunner().invoke(cli, ["add", *files]).exit_code == 0
-        assert CliRunner().invoke(cli, ["index"]).exit_code == 0
-    return home
+    return judges_library(home, shared_data, [pdf], "off")
 
 
 def test_an_infraction_named_anywhere_in_a_question_is_asked_for(

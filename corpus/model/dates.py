@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from functools import cache
 
@@ -76,8 +76,7 @@ def in_effect(english_editions: Sequence[str], date: str | None) -> str | None:
         return None
     if date is None:
         return english_editions[-1]
-    earlier = [e for e in english_editions if e <= date]
-    return earlier[-1] if earlier else english_editions[0]
+    return in_effect_on(english_editions, date) or english_editions[0]
 
 
 def typed_date(text: str) -> str | None:
@@ -104,3 +103,8 @@ def typed_edition(text: str) -> str | None:
 def resolve_edition(wanted: str, editions: Sequence[str]) -> str:
     """`latest` as the newest of the editions loaded; a date as itself."""
     return max(editions) if wanted == LATEST and editions else wanted
+
+
+def in_effect_on(editions: Iterable[str], date: str) -> str | None:
+    """The edition in effect on a date: the newest on or before it, or None (none yet)."""
+    return max((edition for edition in editions if edition <= date), default=None)

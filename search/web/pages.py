@@ -333,7 +333,7 @@ async def diff_page(request: Request) -> Response:
     form["ignore"] = query.get("ignore_typography", "") in ("1", "true", "yes")
     title = f"diff {old} → {new}{', ' + rule if rule else ''} — mtgrules"
     if len(editions) < 2:
-        name = ENGLISH_NAMES[lang] if doc == "cr" else f"{doc.upper()}"
+        name = ENGLISH_NAMES[lang] if doc == "cr" else doc.upper()
         note = f"this library has {len(editions) or 'no'} dated {name} edition" + (
             "" if len(editions) == 1 else "s"
         )
