@@ -73,6 +73,7 @@ class Engine:
         self._answers: dict[tuple[str, Filters, int], SearchOutcome] = {}
         self._searches = 0
         self._written: dict[tuple[str, tuple[str, ...]], bool] = {}
+        self._translated: dict[tuple[str, tuple[str, ...]], set[tuple[str, str]]] = {}
         self._scan: Any = None
 
     @classmethod
@@ -515,10 +516,22 @@ class Engine:
         """A word in any language -> (language, term) of its English concepts in every
         language, English included. A word no term is written like is read as its lemma in
         `languages` (the query's, when known; else in every language with lemmas)."""
+        # Remembered (read only, not to be changed): one query asks for the same words and
+        # runs of words two to four times over (its words, its phrases, the words found
+        # nowhere, each pass), and a query seen for the first time is mostly words seen before.
+        asked = word, tuple(languages)
+        if asked in self._translated:
+            return self._translated[asked]
+        lemmas = self.lemmas
         found: set[tuple[str, str]] = set()
-        for term in self.termbase.lookup(word, self.lemmas, languages):
+        for term in self.termbase.lookup(word, lemmas, languages):
             found.update((("en", term.english), (term.lang, term.term)))
-        return {(lang, t) for lang, t in found if len(t.split()) <= 5}
+        translated = {(lang, t) for lang, t in found if len(t.split()) <= 5}
+        if lemmas is None or lemmas.complete:
+            # Not before every lemma table is read: one the detached process writes later
+            # may answer what was not found.
+            self._translated[asked] = translated
+        return translated
 
     def translator(self, query: Query) -> Translations:
         """The translations of a query's words, their lemmas read in the query's language."""

@@ -170,6 +170,25 @@ def test_a_word_is_read_as_the_lemma_of_its_own_language(termbase: TermBase, lem
     assert english(termbase, "piochent", lemmas, "fr") == {"draw"}
 
 
+def test_a_lemma_read_before_its_tables_are_written_is_not_kept(
+    lemma_cache: Path, lemmas: Lemmas, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """While a detached process writes the lemma tables a word has no lemma; the term base
+    remembers what a word's lemma names only once its language's tables are read, so the same
+    term base finds "piochent" (draw) when the tables arrive (a long-running server's engine
+    would otherwise never find it)."""
+    import shutil
+
+    monkeypatch.setattr("corpus.model.lemmas._start", lambda cache: None)
+    for lang in ("it", "fr", "es"):
+        lemmas.lemmas("a", lang)  # the session's tables, written
+    later = Lemmas(tmp_path / "lemmas", wait=False)
+    fresh = TermBase(static_terms())
+    assert english(fresh, "piochent", later, "fr") == set()
+    shutil.copytree(lemma_cache, tmp_path / "lemmas")
+    assert english(fresh, "piochent", later, "fr") == {"draw"}
+
+
 def test_engine_translations_use_lemmas(seeds_lemmas: Engine):
     """The engine's translations of a word read it as its lemma in the query's language."""
     assert ("en", "draw") in seeds_lemmas.translations("piochent", ["fr"])

@@ -65,6 +65,17 @@ class Lemmas:
         language = self._language(lang)
         return language.get("forms", fold(lemma)) if language else ()
 
+    @property
+    def loaded(self) -> tuple[str, ...]:
+        """The languages whose tables are read: an answer without the others' may change
+        once a detached process has written them."""
+        return tuple(sorted(self._languages))
+
+    @property
+    def complete(self) -> bool:
+        """Whether every language's tables are read (answers no longer change)."""
+        return len(self._languages) == len(LANGS)
+
     def _language(self, lang: str) -> _Language | None:
         if lang not in LANGS:
             return None

@@ -441,17 +441,20 @@ class TermBase:
     def _by_lemma_in(self, word: str, lemmas: Lemmas, languages: Iterable[str]) -> set[str]:
         found: set[str] = set()
         for lang in languages:
-            # Remembered: the words of questions recur ("succede", "joueur"), and a word the
-            # query's language lacks is read in two more.
+            # Remembered once the language's tables are read: the words of questions recur
+            # ("succede", "joueur"), and a word the query's language lacks is read in two more.
             asked = (word, lang)
-            if asked not in self._lemma_seen:
-                self._lemma_seen[asked] = {
+            concepts = self._lemma_seen.get(asked)
+            if concepts is None:
+                concepts = {
                     concept
                     for lemma in lemmas.lemmas(word, lang)
                     for form in lemmas.forms(lemma, lang)
                     for concept in self._written_exactly(lang, form)
                 }
-            found |= self._lemma_seen[asked]
+                if lang in lemmas.loaded:
+                    self._lemma_seen[asked] = concepts
+            found |= concepts
         return found
 
     def _written_exactly(self, lang: str, word: str) -> set[str]:
