@@ -20,7 +20,7 @@ from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from indexer.sidestore import CurrentKeys, Reader
 from search import present
 from search.errors import UnknownEdition
-from search.query import NumberQuery, Translations
+from search.query import NumberQuery, Translations, runs
 from search.results import Filters, Result, SearchOutcome
 
 __all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
@@ -369,8 +369,6 @@ class Engine:
         for its section, wherever the question puts it."""
         if not query.asked:
             return set()
-        from search.query import runs
-
         named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3))}
         return {
             key
