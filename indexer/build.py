@@ -10,17 +10,19 @@ import gc
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections import Counter
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from corpus import library, paths
 from corpus.align.alignment import align_documents, overrides
 from corpus.align.editions import by_edition
 from corpus.align.following import edition_numbers, followings
-from corpus.align.identity import identity
+from corpus.align.identity import Identity, identity
 from corpus.model.documents import doc_of_key, doc_of_layout
 from corpus.model.records import Document, Record
 from corpus.paths import TERMBASE, TERMBASE_READY
@@ -35,8 +37,15 @@ from indexer.masks import write_outdated
 from indexer.plan import Plan, plan
 from indexer.state import BuildState, by_source, chunk, write_records
 from indexer.store import Current, build_lock, cannot_write, write_current
-from indexer.versions import Version
-from indexer.writing import Progress, vocabulary_counts, write_index, write_vocabulary
+from indexer.versions import Version, versions
+from indexer.writing import (
+    Early,
+    Progress,
+    vocabulary_counts,
+    whoosh_document,
+    write_index,
+    write_vocabulary,
+)
 
 
 @dataclass(frozen=True)
@@ -90,10 +99,29 @@ def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
     library.prune_cache(home)
     failures, documents = loaded.failures, list(loaded.documents)
     del loaded  # the build lets go of each stage's records once the next stage has them
-    full = _prepare_full(plan, documents)
-    folder, records_count, count = _write_full(plan, full, failures, progress)
+    folder = _new_folder(plan)
+    full: FullBuild | None = None
+    try:
+        full = _prepare_full(plan, documents, folder)
+        records_count, count = _write_full(plan, full, failures, progress, folder)
+    except BaseException:
+        if full is not None and full.early is not None:
+            full.early.cancel()
+        shutil.rmtree(folder, ignore_errors=True)  # never leave half a build behind
+        raise
     _remove_stale_builds(home, keep=folder.name)
     return BuildResult(folder, records_count, count, failures, time.monotonic() - started, True)
+
+
+def _give_back_memory() -> None:
+    """Return the heap's free pages to the system (glibc's malloc_trim; elsewhere nothing).
+    The build's threads each allocate from their own heap, and what the early index's thread
+    and the stages before the writing let go of stayed counted in the process's size: some
+    10 MB at the build's peak."""
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 @contextlib.contextmanager
@@ -117,12 +145,26 @@ class FullBuild:
     """A full build, made in memory: the records to index and the state kept beside them."""
 
     records: list[Record]  # enriched and aligned, in library order
+    unique: list[Version]  # their distinct versions (indexer/versions.py)
     saved: BuildState
     termbase: TermBase
     english: dict[str, list[str]]  # edition -> its documents
+    early: Early | None  # the index, started with the English rules' versions
+    counted: Counter[tuple[str, str]]  # the words of some versions (the English ones')
+    uncounted: list[Version]  # the versions whose words are still to count
 
 
-def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
+def _new_folder(plan: Plan) -> Path:
+    """A fresh folder for the build: the live build is never written into or removed here."""
+    try:
+        paths.index_root(plan.home).mkdir(parents=True, exist_ok=True)
+        prefix = f"build-{plan.fingerprint[:8]}-"
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(plan.home)))
+    except OSError as error:
+        raise cannot_write(plan.home, error) from None
+
+
+def _prepare_full(plan: Plan, documents: list[Document], folder: Path) -> FullBuild:
     """Parsed documents (the list is emptied: a full library's records are held several times
     over in a build, and each copy is let go of as soon as the next exists) to the records of
     a new build, term base learned and translations aligned; nothing written."""
@@ -133,14 +175,21 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
             english.setdefault(document.edition, []).append(document.source)
     raw = list(library.records(tuple(documents)))
     documents.clear()
+    # Which rule each English rule is, through every renumbering: in a process of its own
+    # for a large library (it reads every English rule and answers a table of numbers),
+    # started first: the stages up to the learner's run on one core.
+    english_rules = by_edition([r for r in raw if doc_of_key(r.key) == "cr"], "en")
+    find_rules = partial(_english_first, english_rules, raw)
+    rules_found = aside(find_rules) if len(english_rules) >= ASIDE_FROM else find_rules
     follows = followings(raw)
     learning = learning_records(raw, follows)
     prepared = prepare(learning, follows)
-    # Which rule each English rule is, through every renumbering: in a process of its own
-    # for a large library (it reads every English rule and answers a table of numbers).
-    english_rules = by_edition([r for r in raw if doc_of_key(r.key) == "cr"], "en")
-    find_rules = partial(identity, english_rules)
-    rules_found = aside(find_rules) if len(english_rules) >= ASIDE_FROM else find_rules
+    english_raw = [r for r in raw if r.lang == "en"]
+    # The index, its Whoosh processes started before this build's threads; they index the
+    # English rules as soon as the rules' identity is known, while the rest is made.
+    early = Early(folder, len({(r.lang, r.text) for r in raw}))
+    first_known: Future[EnglishFirst] = Future()
+    early.feed(partial(_documents_of, rules_found, first_known, english_raw))
     # The learner's aligner is a program of its own: meanwhile the English texts, whose
     # concepts do not depend on what it finds, are read with the English side of the term base.
     with ThreadPoolExecutor(max_workers=1) as pool:
@@ -148,30 +197,45 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
             TermBase.from_records, learning, follows, paths.terms_cache(home), prepared
         )
         english_concepts: dict[bytes, tuple[str, ...]] = {}
-        in_english = iter(
-            with_terms(
-                [r for r in raw if r.lang == "en"],
-                TermBase.english_side(prepared),
-                english_concepts,
-            )
+        english_enriched = with_terms(
+            english_raw, TermBase.english_side(prepared), english_concepts
         )
         termbase = learned.result()
-    rules = rules_found()
-    del english_rules, find_rules, rules_found
+    first = first_known.result()
+    rules = first.rules
+    del first_known
+    del english_rules, find_rules, rules_found, english_raw
+    english_final = [rules.rekeyed(r) for r in english_enriched]
     references = [r for r in learning if r.lang == "en"]
     del learning, prepared
     numbers = edition_numbers(raw)
     translated_raw = [r for r in raw if r.lang != "en"]
-    translated = iter(with_terms(translated_raw, termbase))
+    in_english, translated = iter(english_enriched), iter(with_terms(translated_raw, termbase))
     enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
-    del raw
+    del raw, in_english, translated
     records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
-    del enriched
-    for at, record in enumerate(records):
+    in_english, overridden = iter(english_final), False
+    for at, (before, record) in enumerate(zip(enriched, records, strict=True)):
+        if record.lang == "en" and record is before:
+            records[at] = next(in_english)  # rekeyed above
+            continue
+        if record.lang == "en":  # an override keyed it anew
+            next(in_english)
+            overridden = True
         records[at] = rules.rekeyed(record)  # in place: each record moved is let go of at once
+    translated_records = [r for r in records if r.lang != "en"]
+    # Versions group by language: the English ones are known unless overridden.
+    if overridden:
+        counted, uncounted = Counter[tuple[str, str]](), versions(records, rules)
+        unique = uncounted
+    else:
+        counted, uncounted = first.vocabulary, versions(translated_records, rules)
+        unique = first.versions_of(english_final) + uncounted
+    del first
+    del enriched, english_enriched, english_final, in_english
     saved = BuildState(
         translated_raw=translated_raw,
-        translated=[r for r in records if r.lang != "en"],
+        translated=translated_records,
         references=references,
         english=english,
         termbase=termbase.to_json(),
@@ -180,39 +244,88 @@ def _prepare_full(plan: Plan, documents: list[Document]) -> FullBuild:
         english_concepts=english_concepts,
         identity=rules,
     )
-    return FullBuild(records, saved, termbase, english)
+    return FullBuild(records, unique, saved, termbase, english, early, counted, uncounted)
+
+
+@dataclass(frozen=True)
+class EnglishFirst:
+    """What the index is given of the English records, made before their concepts are found
+    (which change none of it): final unless an alignment override keys an English record anew
+    (then a full build's index is made again: indexer.writing.Early.holds)."""
+
+    rules: Identity
+    # Each English version: vid, its first record's place among the English records, its
+    # editions, its sources and its origin (indexer.versions.Version without the record).
+    versions: list[tuple[str, int, tuple[str, ...], tuple[str, ...], str]]
+    vocabulary: Counter[tuple[str, str]]  # their words (indexer.writing.vocabulary_counts)
+
+    def versions_of(self, english: list[Record]) -> list[Version]:
+        """The versions, each with its first record in `english` (the same records, enriched)."""
+        return [Version(vid, english[at], e, s, o) for vid, at, e, s, o in self.versions]
+
+
+def _english_first(english_rules: dict[str, list[Record]], records: list[Record]) -> EnglishFirst:
+    """The rules' identity, then what the index is given of the English records: for a large
+    library, made in a process of its own beside the build (indexer/aside.py)."""
+    rules = identity(english_rules)
+    english = [rules.rekeyed(r) for r in records if r.lang == "en"]
+    place = {id(record): at for at, record in enumerate(english)}
+    unique = versions(english, rules)
+    return EnglishFirst(
+        rules,
+        [(v.vid, place[id(v.record)], v.editions, v.sources, v.origin) for v in unique],
+        vocabulary_counts(unique),
+    )
+
+
+def _documents_of(
+    first: Callable[[], EnglishFirst], known: Future[EnglishFirst], english: list[Record]
+) -> dict[str, dict[str, Any]]:
+    """The Whoosh documents (vid -> document) of the English records' versions, once `first`
+    makes them (it may wait), `known` given what it made."""
+    try:
+        found = first()
+    except BaseException as error:
+        known.set_exception(error)
+        raise
+    known.set_result(found)
+    return {
+        v.vid: whoosh_document(v)
+        for v in found.versions_of(list(map(found.rules.rekeyed, english)))
+    }
 
 
 def _write_full(
-    plan: Plan, full: FullBuild, failures: tuple[str, ...], progress: Progress | None
-) -> tuple[Path, int, int]:
+    plan: Plan, full: FullBuild, failures: tuple[str, ...], progress: Progress | None, folder: Path
+) -> tuple[int, int]:
     """A new build folder with the prepared records indexed, the hand-off file, and CURRENT
     swapped to it."""
     home, records, saved, english = plan.home, full.records, full.saved, full.english
-    folder: Path | None = None
 
     def alongside(unique: list[Version]) -> None:
         """While Whoosh indexes: the hand-off file (written for inspection and for other
         tools; the index is built from the very same records, not read back) and the
         vocabulary."""
         write_records(home, ((s, chunk(group)) for s, group in by_source(records)), saved)
-        saved.vocabulary = vocabulary_counts(unique)
+        saved.vocabulary = full.counted + vocabulary_counts(full.uncounted)
+        full.uncounted = []
 
+    _give_back_memory()
     try:
-        # A fresh folder every time: the live build is never written into or removed here.
-        paths.index_root(home).mkdir(parents=True, exist_ok=True)
-        prefix = f"build-{plan.fingerprint[:8]}-"
-        folder = Path(tempfile.mkdtemp(prefix=prefix, dir=paths.index_root(home)))
-        unique = write_index(records, folder, progress, alongside, saved.identity)
+        unique = full.unique
+        write_index(unique, folder, progress, alongside, saved.identity, full.early)
+        full.early = None
         # Indexed and written out: the records and versions are let go of before the state
         # is pickled (the build's peak memory was there, with both still held).
         records_count, versions_count = len(records), len(unique)
         records.clear()
         del unique
+        full.unique = []
         write_outdated(folder, sorted(english))
         write_vocabulary(saved.vocabulary, folder)
         (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # the one the records used
         (folder / TERMBASE_READY).write_bytes(full.termbase.to_ready())
+        _give_back_memory()  # before the state's pickling, the build's last peak
         saved.save(folder)
         write_current(
             home,
@@ -233,10 +346,8 @@ def _write_full(
             ),
         )
     except OSError as error:
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)  # never leave half a build behind
         raise cannot_write(home, error) from None
-    return folder, records_count, versions_count
+    return records_count, versions_count
 
 
 def _remove_stale_builds(home: Path, keep: str) -> None:

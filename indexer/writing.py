@@ -3,22 +3,24 @@ and the "did you mean" vocabulary."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import shutil
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from corpus.align.identity import Identity
 from corpus.model.documents import doc_of_key
-from corpus.model.records import Record
 from corpus.model.text import fold
 from corpus.paths import VOCABULARY
 from indexer import sidestore
 from indexer.schema import TERMS_FIELD, build_schema, text_field
 from indexer.storage import create_index, writer
-from indexer.versions import Version, versions
+from indexer.versions import Version
 
 Progress = Callable[[int, int], None]
 
@@ -48,44 +50,120 @@ def whoosh_document(version: Version) -> dict[str, Any]:
     }
 
 
+class Early:
+    """A new index whose Whoosh processes work on the documents a full build knows first (the
+    English rules', once their identity is known) while the build makes the others."""
+
+    def __init__(self, folder: Path, expected: int) -> None:
+        """An empty index in `folder`; `expected`: about how many versions the build will have
+        (whether two processes are worth their fork). Whoosh's processes are forked here, at
+        once: the caller runs no other thread yet (a fork copies none, and a lock one held
+        would stay locked in the child), and its memory is still small (a child's counts)."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self.ix = create_index(folder, build_schema())
+        procs = 2 if expected > PARALLEL_FROM else 1
+        parallel = {"procs": procs, "multisegment": True} if procs > 1 else {}
+        self.adding = writer(self.ix, limitmb=128, **parallel)
+        for _ in range(procs if procs > 1 else 0):
+            self.adding._new_task()  # Whoosh's own start of a process, at its first batch
+        self.sent: dict[str, int] = {}  # vid -> the hash of the Whoosh document handed over
+        self._known = threading.Event()
+        self._pool = ThreadPoolExecutor(max_workers=1)
+        self._feeding: Future[None] | None = None
+        self._stopped = False
+
+    def feed(self, documents: Callable[[], dict[str, dict[str, Any]]]) -> None:
+        """Hand the documents `documents` makes (vid -> `whoosh_document`, it may wait for
+        them) over to Whoosh from a thread: its queue holds a few batches, the build goes on."""
+        made = self._pool.submit(self._made, documents)
+        # Apart, so that whatever `documents` holds is let go of once they are made.
+        self._feeding = self._pool.submit(self._add, made)
+
+    def _made(self, documents: Callable[[], dict[str, dict[str, Any]]]) -> dict[str, Any]:
+        try:
+            made = documents()
+            self.sent = {vid: _hashed(document) for vid, document in made.items()}
+            return made
+        finally:
+            self._known.set()
+
+    def _add(self, made: Future[dict[str, dict[str, Any]]]) -> None:
+        documents = made.result()
+        while documents and not self._stopped:  # each let go of once handed over
+            self.adding.add_document(**documents.popitem()[1])
+
+    def joined(self) -> None:
+        """Wait until the early versions are handed over (the writer is the caller's again)."""
+        self._pool.shutdown(wait=True)
+        if self._feeding is not None:
+            feeding, self._feeding = self._feeding, None
+            feeding.result()
+
+    def cancel(self) -> None:
+        """Stop Whoosh's processes: the build failed, or the early versions were not final.
+        (Whoosh's own cancel leaves them waiting for work, and the build's end waiting on
+        them.)"""
+        self._stopped = True
+        with contextlib.suppress(Exception):
+            self.joined()  # its last batch is taken by a process still there
+        for task in getattr(self.adding, "tasks", ()):
+            task.terminate()
+            task.join()
+        with contextlib.suppress(Exception):
+            self.adding.cancel()
+
+    def holds(self, unique: list[Version]) -> bool:
+        """Whether every version handed over early is one of the build's, document for
+        document (an English record an alignment override keys anew would not be)."""
+        self._known.wait()
+        final = {v.vid: v for v in unique}
+        return all(
+            vid in final and _hashed(whoosh_document(final[vid])) == hashed
+            for vid, hashed in self.sent.items()
+        )
+
+
+def _hashed(document: dict[str, Any]) -> int:
+    """A document told from another (the build's documents are not kept twice to compare)."""
+    return hash(tuple(document.items()))
+
+
 def write_index(
-    records: list[Record],
+    unique: list[Version],
     folder: Path,
     progress: Progress | None = None,
     alongside: Callable[[list[Version]], None] = lambda unique: None,
     rules: Identity | None = None,
-) -> list[Version]:
-    """Index the records' distinct versions into a new folder, with their side store.
+    early: Early | None = None,
+) -> None:
+    """Index distinct versions (indexer.versions) into a new folder, with their side store.
     `alongside` (other writing the build needs) runs while Whoosh's processes analyse.
-    `rules`: the rules' identity (their origins are what Whoosh keeps)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    ix = create_index(folder, build_schema())
-    unique = versions(records, rules)
+    `rules`: the rules' identity (their origins are what Whoosh keeps). `early`: the index
+    started with some of the versions (`start_index`)."""
+    if early is not None and not early.holds(unique):  # made again, from nothing
+        early.cancel()
+        shutil.rmtree(folder, ignore_errors=True)
+        early = None
+    if early is None:
+        early = Early(folder, len(unique))
+    sent = early.sent
+    rest = [v for v in unique if v.vid not in sent]
 
     def beside() -> None:
         sidestore.write(folder, unique, rules)
         alongside(unique)
 
-    # Two processes analyse a large library (the machines have two cores); a small one is not
-    # worth the fork.
-    procs = 2 if len(unique) > PARALLEL_FROM else 1
-    parallel = {"procs": procs, "multisegment": True} if procs > 1 else {}
-    with ThreadPoolExecutor(max_workers=1) as pool, writer(ix, limitmb=128, **parallel) as adding:
-        meanwhile = None
-        for done, version in enumerate(unique, start=1):
+    adding = early.adding
+    with ThreadPoolExecutor(max_workers=1) as pool, adding:
+        # Whoosh's processes are forked (Early): the main thread mostly waits on Whoosh's
+        # queue, and the side store and `alongside` are written meanwhile.
+        meanwhile = pool.submit(beside)
+        early.joined()  # the writer is this thread's from here
+        for done, version in enumerate(rest, start=len(sent) + 1):
             adding.add_document(**whoosh_document(version))
-            if meanwhile is None and (done > procs * BATCH or done == len(unique)):
-                # Whoosh forks its processes with its first batches; a thread only after
-                # them (a fork copies no other thread). The main thread mostly waits on
-                # Whoosh's queue: the side store and `alongside` are written meanwhile.
-                meanwhile = pool.submit(beside)
             if progress and (done % 500 == 0 or done == len(unique)):
                 progress(done, len(unique))
-    if meanwhile is None:
-        beside()
-    else:
-        meanwhile.result()
-    return unique
+    meanwhile.result()
 
 
 PARALLEL_FROM = 3000  # distinct versions

@@ -26,7 +26,7 @@ def test_killed_build_leaves_previous_index_answering(home: Path, monkeypatch: p
     first = build(home)
     assert first.built and read_current(home)["dir"] == first.folder.name
 
-    def dying(records, folder, progress=None, alongside=None, rules=None):
+    def dying(unique, folder, progress=None, alongside=None, rules=None, early=None):
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "half-written").write_text("x")
         raise KeyboardInterrupt
@@ -104,7 +104,7 @@ def test_failed_refresh_keeps_the_previous_index(home: Path, monkeypatch: pytest
         "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e ornitottero.\n"
     )
 
-    def full_disk(records, folder, progress=None, alongside=None, rules=None):
+    def full_disk(unique, folder, progress=None, alongside=None, rules=None, early=None):
         folder.mkdir(parents=True, exist_ok=True)
         raise OSError(errno.ENOSPC, "No space left on device")
 
@@ -204,3 +204,33 @@ def test_the_outdated_mask_is_every_english_version_the_newest_edition_lacks(
     # The state the build streamed to its file reads back whole.
     state = BuildState.load(folder)
     assert state is not None and state.english.keys() == {"2025-11-14", "2026-08-07"}
+
+
+def test_an_override_on_an_english_rule_is_indexed_under_its_forced_key(
+    spanish_library: Path, home: Path
+):
+    """A full build hands the English rules to Whoosh before the alignment runs; a user's
+    override that keys an English rule anew makes it index them again, so that the rule is
+    found under the forced key and nothing is indexed twice or under its old number."""
+    from conftest import copy_home
+    from whoosh import index
+
+    from corpus import paths
+
+    copy_home(spanish_library, home)
+    (home / "alignment-overrides.tsv").write_text(
+        "MagicCompRules-20260807.txt\t205.4d\t205.4z\ta test of the index's second start\n",
+        encoding="utf-8",
+    )
+    result = build(home, force=True)
+    assert result.built
+    shown = CliRunner().invoke(cli, catch_exceptions=False, args=["show", "205.4z", "--json"])
+    records = json.loads(shown.stdout)["results"][0]["records"]
+    texts = [(r["lang"], r["edition"], r["text"][:40]) for r in records]
+    assert ("en", "2026-08-07", "Any permanent with the supertype “legend") in texts
+    phrase = '"subject to the state-based action for legendary permanents"'
+    assert "205.4z" in search_keys(phrase)
+    with index.open_dir(str(result.folder)).searcher() as searcher:
+        assert searcher.doc_count() == result.versions == read_current(home)["versions"]
+    # Only the build's own folder is left: the first start's files went with it.
+    assert [p.name for p in paths.index_root(home).iterdir() if p.is_dir()] == [result.folder.name]

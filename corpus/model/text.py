@@ -41,7 +41,8 @@ def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
         except UnicodeDecodeError:
             text, encoding = _guess(data, name)
             notes.append(f"encoding: {encoding} (detected)")
-    if _MOJIBAKE.search(text):
+    # The characters first (a scan in C): the expression took a tenth of a text file's parse.
+    if any(mark in text for mark in _MOJIBAKE_MARKS) and _MOJIBAKE.search(text):
         import ftfy
 
         fixed = ftfy.fix_text(text, normalization="NFC")
@@ -53,6 +54,7 @@ def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
 
 WESTERN_ENCODINGS = ["cp1252", "latin_1", "iso8859_15", "mac_roman", "cp850"]
 _MOJIBAKE = re.compile(r"[ÃÂ][\u0080-\u00bf]|â€")
+_MOJIBAKE_MARKS = ("Ã", "Â", "â€")  # what every match of _MOJIBAKE holds
 
 
 def _utf16_without_bom(data: bytes) -> bool:
