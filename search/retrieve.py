@@ -1,8 +1,8 @@
 """Stage 2, retrieve: the candidates of a parsed query, each a document with its key, language
 and score. Lexical candidates come from Whoosh (BM25F per language, search/scoring.py), dense
 ones from the multilingual encoder (`dense`, search/meaning.py); a
-question needs only some of its words, and a query no rule has every word of falls back to
-the rules with some of them, saying which words were found nowhere."""
+question needs only some of its words, and a query that few rules or none have every word of
+takes the rules with some of them too, saying which words were found nowhere."""
 
 from __future__ import annotations
 
@@ -77,19 +77,44 @@ def lexical(
     if query.asked:
         missing = not_found(searcher.reader(), query, translations)
         partial = bool(missing)
-    elif not top and query.plain and len(query.words) > 1:
-        # No rule has every word: rules with some of them, ranked by how many and how rare,
-        # and which words were found nowhere.
-        missing, partial = not_found(searcher.reader(), query, translations), True
-        whoosh_query, matched = builder.lexical(
-            query, translations, searcher.schema, every_word=False
-        )
-        top = best(whoosh_query)
+    elif (
+        query.plain
+        and len(query.words) > 1
+        and (not top or (not is_sentence(query) and _rules(top, columns[0]) < FEW_RULES))
+    ):
+        # No rule, or too few, has every word: rules with some of them too, ranked by how many
+        # and how rare (one with every word scores as it did), and which words were found
+        # nowhere. `deathtouch trample` is one rule's list of keyword counters (122.1b); the
+        # rules of each keyword that tell how they meet come next.
+        if not top:
+            missing, partial = not_found(searcher.reader(), query, translations), True
+        whoosh_query, some = builder.lexical(query, translations, searcher.schema, every_word=False)
+        top, matched = _every_word_first(top, best(whoosh_query)), [*matched, *some]
     keys, langs = columns
     candidates = tuple(
         Candidate(docnum, result_key(keys[docnum]), langs[docnum], score) for score, docnum in top
     )
     return Retrieved(candidates, frozenset(matched), missing, partial)
+
+
+FEW_RULES = 3  # rules with every word of a plain query, below which some of the words will do
+
+
+def _every_word_first(
+    every: list[tuple[float, int]], some: list[tuple[float, int]]
+) -> list[tuple[float, int]]:
+    """The documents with every word, in their order, above those with some of them (a
+    document with one rare word many times outscores one with every word)."""
+    above = max((score for score, _ in some), default=0.0)
+    found = {docnum for _, docnum in every}
+    return [(score + above, d) for score, d in every] + [
+        (score, d) for score, d in some if d not in found
+    ]
+
+
+def _rules(top: list[tuple[float, int]], keys: Any) -> int:
+    """How many rules the documents found are of (each is in several editions and languages)."""
+    return len({keys[docnum] for _, docnum in top})
 
 
 # Content words from which a query is a sentence rather than a term or two, even unasked

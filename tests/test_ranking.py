@@ -224,6 +224,40 @@ def test_a_question_needs_only_some_of_its_words():
     assert found[0].key == "205.4a"
 
 
+# Deathtouch and trample: one rule names both (the keyword counters' list), each keyword's
+# rules name one of them, and a rule with "trample" many times outscores the list on "trample".
+KEYWORDS = [
+    ("122.1b", "en", "The keywords that a keyword counter can be are flying, first strike, "
+     "double strike, deathtouch, decayed, exalted, haste, hexproof, indestructible, lifelink, "
+     "menace, reach, shadow, trample, and vigilance."),
+    ("702.2c", "en", "Any nonzero amount of combat damage assigned to a creature by a source "
+     "with deathtouch is considered to be lethal damage for the purposes of determining if "
+     "excess damage is being dealt."),
+    ("702.19c", "en", "Trample over planeswalkers is a variant of trample that modifies the "
+     "rules for assigning combat damage to planeswalkers. The controller of a creature with "
+     "trample over planeswalkers assigns that creature’s combat damage as described in rule "
+     "702.19b, with one exception."),
+    ("205.2a", "en", ENGLISH[3][2]),
+]  # fmt: skip
+
+
+def test_when_few_rules_have_every_word_those_with_some_come_after_them():
+    """ "deathtouch trample": one rule has both words; it stays first, and the rules of each
+    keyword follow it, though one of them scores higher on its word alone."""
+    with tiny_index(KEYWORDS) as searcher:
+        found = candidates(searcher, plain_query("deathtouch trample"))
+    assert [c.key for c in found] == ["122.1b", "702.19c", "702.2c"]
+    assert found[0].score > found[1].score
+
+
+def test_a_sentence_that_some_rules_have_every_word_of_is_left_to_them():
+    """A sentence (three content words or more) is also asked of the encoder: words alone keep
+    the rules with every word, however few."""
+    with tiny_index(KEYWORDS) as searcher:
+        found = candidates(searcher, plain_query("deathtouch trample haste"))
+    assert [c.key for c in found] == ["122.1b"]
+
+
 def test_fusion_ranks_by_both_rankings():
     """Reciprocal rank fusion: a key second in both rankings beats one first in one ranking
     only; each ranking counts weight / (k + rank), whatever its scores' scale."""
