@@ -214,15 +214,13 @@ def _prepare_full(plan: Plan, documents: list[Document], folder: Path) -> FullBu
     enriched = [next(in_english) if r.lang == "en" else next(translated) for r in raw]
     del raw, in_english, translated
     records = align_documents(enriched, follows, overrides(paths.user_overrides(home)))
-    in_english, overridden = iter(english_final), False
-    for at, (before, record) in enumerate(zip(enriched, records, strict=True)):
-        if record.lang == "en" and record is before:
-            records[at] = next(in_english)  # rekeyed above
-            continue
-        if record.lang == "en":  # an override keyed it anew
-            next(in_english)
-            overridden = True
-        records[at] = rules.rekeyed(record)  # in place: each record moved is let go of at once
+    # The alignment leaves English records as they are, but for an override that keys one anew.
+    overridden = any(a is not b for a, b in zip(records, enriched, strict=True) if b.lang == "en")
+    in_english = iter(english_final)
+    for at, record in enumerate(records):
+        # In place: each record moved is let go of at once. English ones are rekeyed above.
+        rekeyed = record.lang == "en" and not overridden
+        records[at] = next(in_english) if rekeyed else rules.rekeyed(record)
     translated_records = [r for r in records if r.lang != "en"]
     # Versions group by language: the English ones are known unless overridden.
     if overridden:
@@ -259,9 +257,12 @@ class EnglishFirst:
     versions: list[tuple[str, int, tuple[str, ...], tuple[str, ...], str]]
     vocabulary: Counter[tuple[str, str]]  # their words (indexer.writing.vocabulary_counts)
 
-    def versions_of(self, english: list[Record]) -> list[Version]:
-        """The versions, each with its first record in `english` (the same records, enriched)."""
-        return [Version(vid, english[at], e, s, o) for vid, at, e, s, o in self.versions]
+    def versions_of(
+        self, english: list[Record], record: Callable[[Record], Record] = lambda r: r
+    ) -> list[Version]:
+        """The versions, each with `record` of its first record in `english` (the same records,
+        enriched or not)."""
+        return [Version(vid, record(english[at]), e, s, o) for vid, at, e, s, o in self.versions]
 
 
 def _english_first(english_rules: dict[str, list[Record]], records: list[Record]) -> EnglishFirst:
@@ -289,10 +290,8 @@ def _documents_of(
         known.set_exception(error)
         raise
     known.set_result(found)
-    return {
-        v.vid: whoosh_document(v)
-        for v in found.versions_of(list(map(found.rules.rekeyed, english)))
-    }
+    # Only each version's first record is rekeyed: the rest are the same rule's other editions.
+    return {v.vid: whoosh_document(v) for v in found.versions_of(english, found.rules.rekeyed)}
 
 
 def _write_full(

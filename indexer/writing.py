@@ -60,10 +60,9 @@ class Early:
         once: the caller runs no other thread yet (a fork copies none, and a lock one held
         would stay locked in the child), and its memory is still small (a child's counts)."""
         folder.mkdir(parents=True, exist_ok=True)
-        self.ix = create_index(folder, build_schema())
         procs = 2 if expected > PARALLEL_FROM else 1
         parallel = {"procs": procs, "multisegment": True} if procs > 1 else {}
-        self.adding = writer(self.ix, limitmb=128, **parallel)
+        self.adding = writer(create_index(folder, build_schema()), limitmb=128, **parallel)
         for _ in range(procs if procs > 1 else 0):
             self.adding._new_task()  # Whoosh's own start of a process, at its first batch
         self.sent: dict[str, int] = {}  # vid -> the hash of the Whoosh document handed over
@@ -139,7 +138,8 @@ def write_index(
     """Index distinct versions (indexer.versions) into a new folder, with their side store.
     `alongside` (other writing the build needs) runs while Whoosh's processes analyse.
     `rules`: the rules' identity (their origins are what Whoosh keeps). `early`: the index
-    started with some of the versions (`start_index`)."""
+    started with some of the versions (`Early`); made here when not given, or when a version
+    it was given is not the build's."""
     if early is not None and not early.holds(unique):  # made again, from nothing
         early.cancel()
         shutil.rmtree(folder, ignore_errors=True)
