@@ -17,6 +17,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -178,18 +179,28 @@ def write_additions(plan: Plan, work: Additions) -> tuple[Path, int, int]:
         folder = Path(
             tempfile.mkdtemp(prefix=f"build-{plan.fingerprint[:8]}-", dir=paths.index_root(home))
         )
-        _link_index(live, folder)
-        shutil.copy2(live / SIDESTORE, folder / SIDESTORE)
-        _write_whoosh(folder, work.added)
-        sidestore.update(folder, work.added, work.changed, work.rules, work.renamed)
-        write_outdated(folder, sorted(work.english))
-        _rewrite_records(
-            home, saved, work.old_records, work.new_english, work.translated, work.renamed
-        )
+        # records.jsonl while the index is written, as a full build does (its writing is
+        # mostly the disk's). It sets saved's offsets, saved last.
+        with ThreadPoolExecutor(max_workers=1) as beside:
+            rewriting = beside.submit(
+                _rewrite_records,
+                home,
+                saved,
+                work.old_records,
+                work.new_english,
+                work.translated,
+                work.renamed,
+            )
+            _link_index(live, folder)
+            shutil.copy2(live / SIDESTORE, folder / SIDESTORE)
+            _write_whoosh(folder, work.added)
+            sidestore.update(folder, work.added, work.changed, work.rules, work.renamed)
+            write_outdated(folder, sorted(work.english))
+            write_vocabulary(saved.vocabulary, folder)
+            (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
+            (folder / TERMBASE_READY).write_bytes(work.termbase.to_ready())
+            rewriting.result()
         records = current.records + len(work.new_english)
-        write_vocabulary(saved.vocabulary, folder)
-        (folder / TERMBASE).write_text(saved.termbase, "utf-8")  # unchanged, checked above
-        (folder / TERMBASE_READY).write_bytes(work.termbase.to_ready())
         saved.translated = work.translated
         saved.references = work.references
         saved.english = work.english

@@ -69,13 +69,16 @@ def search(
     return payload, results, set(outcome.matched)
 
 
+def named(codes: Sequence[str], last: str = " and ") -> str:
+    """Languages by name: "Italian, French and Spanish"."""
+    names = [language_name(code) for code in codes]
+    return last.join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
 def _not_in_languages(engine: Engine, filters: Filters) -> str | None:
     """Why a search of documents in languages they are not written in found nothing: the
     judge's documents are often in English only ("--lang es --doc ipg")."""
     from corpus.model.documents import DOCUMENTS
-
-    def named(codes: Sequence[str]) -> str:
-        return " and ".join(map(language_name, codes))
 
     for doc in filters.docs:
         written = engine.languages_of(doc)
@@ -119,7 +122,7 @@ def show(
     else:
         results, asked = _numbered(engine, number, filters)
     if not results:
-        raise Problem(f"no rule {rule} in the library; try `mtgrules search {rule}`", 404)
+        raise Problem(_nothing_shown(engine, rule, filters), 404)
     keys = {r.key for r in results}
     cites = renumbering.cited_keys(engine.versions, (rec for r in results for rec in r.records))
     payload = {
@@ -137,6 +140,24 @@ def show(
     return payload, results
 
 
+def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
+    """Why `show` has nothing: the rule is not in the library, or only the languages asked
+    for have no text of it (then which languages have one)."""
+    number = as_number(rule)
+    if filters.langs and number is not None:
+        from dataclasses import replace
+
+        everywhere = _numbered(engine, number, replace(filters, langs=()))[0]
+        written = {r.lang for result in everywhere for r in result.records}
+        if written:
+            return (
+                f"the library has no {named(filters.langs, ' or ')} text of {rule}, only"
+                f" {named(sorted(written, key=SHOWN_ORDER.index))}; show it without --lang"
+                f" or with --lang {min(written, key=SHOWN_ORDER.index)}"
+            )
+    return f"no rule {rule} in the library; try `mtgrules search {rule}`"
+
+
 def _numbered(
     engine: Engine, number: Any, filters: Filters
 ) -> tuple[list[Result], renumbering.AsOf | None]:
@@ -145,6 +166,9 @@ def _numbered(
     key when the newest edition no longer has the rule."""
     if not filters.edition:
         return engine.lookup(number, filters), None
+    unnumbered = renumbering.not_numbered(engine, number, filters.edition)
+    if unnumbered is not None:
+        raise Problem(unnumbered, 404)
     asked = renumbering.as_of(engine, number, filters.edition)
     if asked.key is not None and asked.number == number:
         return renumbering.gone(engine, asked.key, filters), asked  # not in the newest edition

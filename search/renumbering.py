@@ -51,6 +51,28 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
     return AsOf(NumberQuery(now, number.alone), key, f"{number.number} of {edition} is {key} now")
 
 
+def not_numbered(engine: Engine, number: NumberQuery, edition: str) -> str | None:
+    """Why an English edition has no rule of that number, or None when it has one (or the
+    edition is not an English one: a translation is looked up by its keys). Shown another
+    rule instead, a judge would read today's 733.1 as what 2025-11-14 printed there."""
+    if edition not in engine.english_editions or engine.versions.keys_numbered(
+        number.number, edition
+    ):
+        return None
+    english = [r for r in engine.versions.with_keys([number.number]) if r.lang == "en"]
+    there = sorted({r.number for r in english if edition in r.editions and r.number}, key=sort_key)
+    problem = f"{number.number} is not a rule of English {edition}"
+    if there:
+        return (
+            f"{problem}; the rule numbered {number.number} today is {there[0]} in it:"
+            f" `mtgrules show {there[0]} --edition {edition}`"
+        )
+    first = min((e for r in english for e in r.editions), default=None)
+    if first is not None:
+        return f"{problem}; it is first in English {first}: `mtgrules show {number.number}`"
+    return f"{problem}; see its rules with `mtgrules show {number.number[:3]} --edition {edition}`"
+
+
 def numbering(record: StoredRecord) -> str | None:
     """The English edition whose numbering a record's text cites rules in."""
     return record.edition if record.lang == "en" else record.follows

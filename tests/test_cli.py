@@ -178,6 +178,16 @@ def test_show_lists_references():
     assert code == 0 and "704.5j" in payload["refers_to"]
 
 
+def test_show_says_which_languages_have_a_rule_the_lang_filter_leaves_out():
+    """`show 205.4d --lang pt`: the rule is in the library, only not in Portuguese."""
+    code, _, err = run("show", "205.4d", "--lang", "pt")
+    assert code == 1
+    assert err.splitlines()[-1] + "\n" == (
+        "error: the library has no Portuguese text of 205.4d, only Italian and French;"
+        " show it without --lang or with --lang it\n"
+    )
+
+
 def test_english_query_finds_translated_text():
     """English words find Italian rules through the term base."""
     payload = json.loads(run("search", "artifact types", "--json", "--limit", "3")[1])

@@ -201,12 +201,37 @@ def test_search_for_a_number_with_an_edition_reads_it_as_show_does(library: Path
 
 
 def test_a_gone_rule_is_shown_under_its_own_key(library: Path):
-    """A rule 2026-08-07 removed is found by its old number and edition, under its gone key,
-    never under the number of what took its place."""
+    """A rule 2026-08-07 removed (714.3a, a Saga without read ahead) is found by its old number
+    and edition, under its gone key, never under the number of what took its place."""
+    out = run("show", "714.3a", "--edition", "2025-11-14")
+    assert out.splitlines()[0].startswith("714.3a of 2025-11-14 is gone from the newest edition")
+    payload = json.loads(run("show", "714.3a", "--edition", "2025-11-14", "--json"))
+    assert [r["key"] for r in payload["results"]] == ["gone:714.3a@2025-11-14"]
+
+
+def test_a_rule_moved_and_grown_by_a_sentence_is_the_same_rule(library: Path):
+    """2025-11-14's 729.2j is 2026-08-07's 730.2j with a sentence added: one rule, under its
+    current key, not a gone rule beside a new one."""
     out = run("show", "729.2j", "--edition", "2025-11-14")
-    assert out.splitlines()[0].startswith("729.2j of 2025-11-14 is gone from the newest edition")
-    payload = json.loads(run("show", "729.2j", "--edition", "2025-11-14", "--json"))
-    assert [r["key"] for r in payload["results"]] == ["gone:729.2j@2025-11-14"]
+    assert out.splitlines()[0] == "729.2j of 2025-11-14 is 730.2j now"
+    payload = json.loads(run("show", "730.2j", "--json"))
+    numbers = {(r["lang"], r["number"]) for r in payload["results"][0]["records"]}
+    assert {("en", "729.2j"), ("en", "730.2j"), ("es", "729.2j")} <= numbers
+
+
+def test_a_number_an_edition_does_not_print_is_not_another_rule(library: Path):
+    """`show 733.1 --edition 2025-11-14`: that edition has no 733.1, so no rule is shown (not
+    today's 733.1 as 2025-11-14 numbered it, 732.1); the error says what it is called there,
+    or that the number is newer."""
+    result = CliRunner().invoke(cli, ["show", "733.1", "--edition", "2025-11-14"])
+    assert result.exit_code == 1
+    assert result.output == (
+        "error: 733.1 is not a rule of English 2025-11-14; the rule numbered 733.1 today is"
+        " 732.1 in it: `mtgrules show 732.1 --edition 2025-11-14`\n"
+    )
+    result = CliRunner().invoke(cli, ["show", "702.195", "--edition", "2025-11-14"])
+    assert result.exit_code == 1
+    assert "first in English 2026-08-07" in result.output
 
 
 def test_cited_rules_follow_their_texts_numbering(library: Path):

@@ -171,8 +171,8 @@ def test_a_translation_that_follows_by_numbering_keeps_its_edition(
 
 def test_adding_an_edition_that_renumbers_rekeys_what_moved(home: Path, shared_data: Path, built):
     """2026-08-07 inserted section 722: added in place, it re-keys 2025-11-14's 725.1 (the
-    initiative) and the Spanish 725.1 as 726.1, as a full build keys them, and the rule it
-    removed keeps a gone key of its own."""
+    initiative) and the Spanish 725.1 as 726.1, as a full build keys them; 729.2j, moved and
+    grown by a sentence, is 730.2j; and the rule it removed keeps a gone key of its own."""
     spanish = shared_data / "cr" / "es" / "magic_rules_clean.pdf"
     if not spanish.exists():
         pytest.skip(f"{spanish} is absent")
@@ -183,7 +183,7 @@ def test_adding_an_edition_that_renumbers_rekeys_what_moved(home: Path, shared_d
         return {
             (r["lang"], r["edition"], r["number"]): r["key"]
             for r in records
-            if r["kind"] == "rule" and r["number"] in ("725.1", "729.2j")
+            if r["kind"] == "rule" and r["number"] in ("725.1", "729.2j", "714.3a")
         }
 
     built(home, [edition(shared_data, "20251114"), spanish])
@@ -194,6 +194,7 @@ def test_adding_an_edition_that_renumbers_rekeys_what_moved(home: Path, shared_d
     assert keys()[("en", "2025-11-14", "725.1")] == "726.1"
     assert keys()[("es", None, "725.1")] == "726.1"
     assert keys()[("en", "2026-08-07", "725.1")] == "725.1"
-    assert keys()[("en", "2025-11-14", "729.2j")] == "gone:729.2j@2025-11-14"
+    assert keys()[("en", "2025-11-14", "729.2j")] == "730.2j"
+    assert keys()[("en", "2025-11-14", "714.3a")] == "gone:714.3a@2025-11-14"
     assert build(home, force=True).built
     assert snapshot(home) == incremental

@@ -305,10 +305,18 @@ def test_check_ranks_findings_and_pairs_list_items(spanish_home: Path):
 
 @pytest.mark.shared_data
 def test_stale_says_where_each_rule_went(spanish_home: Path):
-    """Plain text names a moved rule's new number; a number printed twice is listed once."""
+    """Plain text names a moved rule's new number, and the diff of one whose English changed
+    only in the rule numbers it cites; a number printed twice is listed once."""
     code, out = run(spanish_home, "stale", "--lang", "es")
     assert code == 0
     assert "es 310.8 → 310.9 (moved; English text unchanged; English 2025-11-14 → 2026-08-07" in out
+    # 723.1a cites 723.1f, which moved with it: its English changed in that number alone.
+    lines = out.splitlines()
+    cited = lines.index(
+        "es 723.1a → 724.1a (moved; only the rule numbers it cites changed; English 2025-11-14 →"
+        " 2026-08-07; undated, magic_rules_clean.pdf)"
+    )
+    assert "(see rule [-723.1f).-] {+724.1f).+}" in lines[cited + 1]
     assert sum(line.startswith("es 207.2c ") for line in out.splitlines()) == 1
     _, out = run(spanish_home, "stale", "--lang", "es", "--json")
     stale = json.loads(out)["stale"]

@@ -265,7 +265,8 @@ class _Pairing:
             if j is None or j in self._taken:
                 continue
             here = similarity(self.old_text[i], self.new_text[j])
-            if here >= CHANGED_MIN and not self._better_elsewhere(i, j, here, olds, news):
+            alike = here >= CHANGED_MIN or _extended(self.old_text[i], self.new_text[j])
+            if alike and not self._better_elsewhere(i, j, here, olds, news):
                 self.pair(i, j)
         # The most similar texts, best first, within a section and depth.
         olds, news = self.free(olds, news)
@@ -371,6 +372,22 @@ def _alike(old: str, new: str, least: float) -> bool:
         and matcher.quick_ratio() >= least
         and matcher.ratio() >= least
     )
+
+
+EXTENDED_FROM = 6  # words of the shorter text, from which its being kept whole is proof
+
+
+def _extended(old: str, new: str) -> bool:
+    """Whether one text is the other with words added, every word of the shorter kept in
+    order: a rule that gains a sentence or two at its place ("… can't be turned face down." and
+    "… can't be turned face down. If a spell or ability tries …", 730.2j in 2026-06-19) is the
+    same rule changed, however much longer it grew. Too short a text proves nothing."""
+    a, b = _WORDS.findall(old), _WORDS.findall(new)
+    shorter = min(len(a), len(b))
+    if shorter < EXTENDED_FROM:
+        return False
+    blocks = SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) == shorter
 
 
 def _same_section(a: str, b: str) -> bool:
@@ -507,6 +524,8 @@ class Stale:
             "status": self.change.status,
             "english_number": self.change.new.number if self.change.new else None,
             "diff": self.change.diff,
+            # Moved, and the text differs only in the rule numbers it cites.
+            "references_only": self.change.references_only,
             "copies": self.copies,
             # The number a misprinted one was read as, in the edition followed.
             "read_as": (

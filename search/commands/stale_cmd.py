@@ -32,12 +32,13 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
         echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
     for item in found:
         echo(_line(item))
-        if item["diff"] and item["status"] != "moved":
+        if item["diff"] and (item["status"] != "moved" or item.get("references_only")):
             click.echo(f"    {colour_diff(item['diff'])}")
 
 
 def _line(item: dict[str, Any]) -> str:
     """`es 310.8 → 310.9 (moved; English text unchanged)`: where the English rule is now
+    (a moved rule whose text differs only in the numbers it cites says so, its diff below)
     and what happened to it, then the translation's edition and document."""
     number, key, to = item["number"], item["key"], item["english_number"]
     # A key differs from the printed number when the rule moved since (rule identity: said by
@@ -49,6 +50,8 @@ def _line(item: dict[str, Any]) -> str:
     status = item["status"]
     if status == "removed":
         where, what = label, f"removed from English {item['english_to']}"
+    elif status == "moved" and item.get("references_only"):
+        where, what = f"{label} → {to}", "moved; only the rule numbers it cites changed"
     elif status == "moved":
         where, what = f"{label} → {to}", "moved; English text unchanged"
     elif status == "moved+changed":
