@@ -92,9 +92,46 @@ def records_damage(path: Path, recorded: list[int] | None) -> str | None:
 
 def live_damage(home: Path, current: Current, full: bool = False) -> list[str]:
     """What of the live build is damaged or missing: its files (sizes and times; with `full`
-    their CRCs too) and the hand-off file (with `full`)."""
-    found = damage(paths.index_root(home) / current.dir, current.checksums, full)
+    their CRCs too) and the hand-off file (with `full`). Files whose time alone changed and
+    whose bytes are as written (a library copied or restored) are no damage: their new times
+    are recorded instead (`retimed`)."""
+    folder = paths.index_root(home) / current.dir
+    found = damage(folder, current.checksums, full)
+    if found:
+        found = retimed(home, current, found)
     recorded = list(current.records_checksum) if current.records_checksum else None
     if full and (why := records_damage(paths.records_file(home), recorded)):
         found.append(why)
     return found
+
+
+def retimed(home: Path, current: Current, found: list[str]) -> list[str]:
+    """Of the files `damage` found, those really damaged. A copy (`cp -r`, a backup restored)
+    gives every file a new time: when each such file's size and CRC are as written, the live
+    build records their new times (under the build lock; skipped while a build runs, which
+    replaces the build anyway) and nothing is damaged."""
+    from dataclasses import replace
+
+    from indexer.store import IndexError_, build_lock, live_build, write_current
+
+    folder = paths.index_root(home) / current.dir
+    updated = dict(current.checksums)
+    for name in found:
+        size, _, digest = current.checksums[name]
+        try:
+            stat = (folder / name).stat()
+            same = stat.st_size == size and _crc(folder / name) == digest
+        except OSError:
+            return found
+        if not same:
+            return found
+        updated[name] = [size, stat.st_mtime_ns, digest]
+    try:
+        with build_lock(home, wait_seconds=0):
+            live = live_build(home)
+            if live is None or live.dir != current.dir or live.checksums != current.checksums:
+                return found  # another build was written meanwhile: checked again next time
+            write_current(home, replace(current, checksums=updated))
+    except (IndexError_, OSError):
+        return found
+    return []

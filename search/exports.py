@@ -100,6 +100,23 @@ def units(records: Sequence[Record], langs: Sequence[str], edition: str | None) 
 KIND_ORDER = {kind: index for index, kind in enumerate(KINDS)}
 
 
+def _own(unit: Unit) -> Record:
+    """The unit's translated record (or its only one)."""
+    return next(r for lang, r in unit.texts.items() if lang != "en" or len(unit.texts) == 1)
+
+
+def unique_ids(units_: Sequence[Unit]) -> list[str]:
+    """Each unit's id, unique among them (TMX's tuid, CSV's unit): "205.4d"; "205.4d it" and
+    "205.4d fr" when both are exported; "205.4d es@FILE" when two Spanish documents have it."""
+    by_id: Counter[str] = Counter(unit.id for unit in units_)
+    with_lang = [u.id if by_id[u.id] == 1 else f"{u.id} {_own(u).lang}" for u in units_]
+    by_lang: Counter[str] = Counter(with_lang)
+    return [
+        f"{tuid}@{_own(unit).source}" if by_lang[tuid] > 1 else tuid
+        for unit, tuid in zip(units_, with_lang, strict=True)
+    ]
+
+
 def to_tmx(units_: Sequence[Unit]) -> str:
     """TMX 1.4: one <tu> per unit, one <tuv xml:lang> per language, edition, source, number
     and alignment as props. The source language is English when English is in the units, else
@@ -119,17 +136,7 @@ def to_tmx(units_: Sequence[Unit]) -> str:
     ET.SubElement(tmx, "header", header)
     body = ET.SubElement(tmx, "body")
 
-    def own(unit: Unit) -> Record:  # the unit's translated record (or its only one)
-        return next(r for lang, r in unit.texts.items() if lang != "en" or len(unit.texts) == 1)
-
-    # Unit ids are unique: "205.4d"; "205.4d it" and "205.4d fr" when both are exported;
-    # "205.4d it@FILE" when two Italian documents have it.
-    by_id: Counter[str] = Counter(unit.id for unit in units_)
-    with_lang = [u.id if by_id[u.id] == 1 else f"{u.id} {own(u).lang}" for u in units_]
-    by_lang: Counter[str] = Counter(with_lang)
-    for unit, tuid in zip(units_, with_lang, strict=True):
-        if by_lang[tuid] > 1:
-            tuid += "@" + own(unit).source
+    for unit, tuid in zip(units_, unique_ids(units_), strict=True):
         tu = ET.SubElement(body, "tu", tuid=tuid)
         ET.SubElement(tu, "prop", type="x-key").text = unit.key
         ET.SubElement(tu, "prop", type="x-kind").text = unit.kind
@@ -210,9 +217,9 @@ def csv_safe(cell: str) -> str:
 
 
 def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
-    """One row per unit (as in TMX); per language its number, edition (its own date, else
-    "undated"), the English edition it follows, source, alignment and text; `copies` when
-    its document prints the number more than once."""
+    """One row per unit, its id unique as TMX's tuid is; per language its number, edition
+    (its own date, else "undated"), the English edition it follows, source, alignment and
+    text; `copies` when its document prints the number more than once."""
     columns = [lang for lang in SHOWN_ORDER if not langs or lang in langs]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -222,8 +229,8 @@ def to_csv(units_: Sequence[Unit], langs: Sequence[str]) -> str:
         header += [] if lang == "en" else [f"{lang}_follows"]
         header += [f"{lang}_source", f"{lang}_align", lang]
     writer.writerow(header)
-    for unit in units_:
-        row = [unit.id, unit.key, unit.kind, str(unit.copies)]
+    for unit, unit_id in zip(units_, unique_ids(units_), strict=True):
+        row = [unit_id, unit.key, unit.kind, str(unit.copies)]
         for lang in columns:
             record = unit.texts.get(lang)
             if record is None:

@@ -183,6 +183,24 @@ def test_damage_that_keeps_the_file_time_is_found_by_its_checksum(home: Path):
     assert run("search", "regola delle leggende")[0] == 0
 
 
+def test_a_copied_library_is_not_damaged(home: Path, tmp_path: Path, monkeypatch):
+    """A library copied as `cp -r` copies it (every file a new time, the same bytes): no
+    damage said, nothing rebuilt; the copy records the new times and the next command checks
+    them as it did before."""
+    assert run("index")[0] == 0
+    copy = tmp_path / "copy"
+    shutil.copytree(home, copy, copy_function=shutil.copy)  # contents, not times
+    monkeypatch.setenv("MTGRULES_HOME", str(copy))
+    built = read_current(copy)["dir"]  # type: ignore[index]
+    code, out, err = run("search", "regola delle leggende", "--json")
+    assert code == 0 and err == "" and json.loads(out)["results"][0]["key"] == "205.4d"
+    assert read_current(copy)["dir"] == built  # type: ignore[index]
+    (segment,) = live_folder(copy).glob("*.seg")
+    _damage(segment, keep_time=False)  # damage after the copy is still damage
+    code, _, err = run("search", "regola delle leggende")
+    assert code == 0 and "the index is damaged" in err
+
+
 def test_a_damaged_side_store_is_rebuilt(home: Path):
     """Random bytes in versions.sqlite: show rebuilds and answers."""
     assert run("index")[0] == 0

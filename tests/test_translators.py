@@ -181,6 +181,17 @@ def test_csv_export_row_per_key(full: Path):
     assert row["it"].startswith("Ogni permanente con il supertipo")
 
 
+def test_csv_units_are_unique_as_tmx_tuids_are(full: Path):
+    """Italian and French both print 205.4d: the CSV's units, like TMX's tuids, tell them apart
+    ("205.4d it", "205.4d fr"), one id per row."""
+    _, out, _ = run("export", "--format", "csv", "--lang", "it,fr")
+    units = [row["unit"] for row in csv.DictReader(io.StringIO(out))]
+    assert len(set(units)) == len(units) and {"205.4d it", "205.4d fr"} <= set(units)
+    _, out, _ = run("export", "--format", "tmx", "--lang", "it,fr")
+    tuids = [tu.get("tuid") for tu in ET.fromstring(out.encode("utf-8")).iter("tu")]
+    assert units == tuids
+
+
 def test_sources_show_the_lag(full: Path):
     """The Italian excerpt follows English 2024-11-08; the newest is 2026-08-07."""
     _, out, _ = run("sources", "--json")

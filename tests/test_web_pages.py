@@ -323,3 +323,5 @@ def test_full_library_pages_say_what_is_missing(event: TestClient):
     assert glossary.status_code == 200 and "Regla de leyendas" in glossary.text
     home = event.get("/").text
     assert "Newest English Comprehensive Rules: <strong>2026-08-07</strong>" in home
+    # English counts are the newest edition's (MagicCompRules-20260807.txt), not three summed.
+    assert "; 277 examples; 739 glossary entries (in 2026-08-07)</td>" in home

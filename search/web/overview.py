@@ -28,7 +28,10 @@ class Holding:
     documents: list[str] = field(default_factory=list)
     editions: list[str] = field(default_factory=list)
     sections: set[int] = field(default_factory=set)
+    # How many records of each kind: for English, each document's newest edition's (29
+    # editions summed would say 19,000 glossary entries); for a translation, all of them.
     kinds: Counter[str] = field(default_factory=Counter)
+    by_edition: dict[tuple[str, str | None], Counter[str]] = field(default_factory=dict)
     follows: list[str] = field(default_factory=list)  # English editions its documents follow
     # A judge document's own editions (MTR, IPG, JAR: dates that are not the CR's).
     judge_editions: dict[str, list[str]] = field(default_factory=dict)
@@ -96,13 +99,20 @@ def overview(records: Iterable[Record]) -> Overview:
             dates.append(record.edition)
         if record.follows and record.follows not in holding.follows:
             holding.follows.append(record.follows)
-        holding.kinds[record.kind] += 1
+        holding.by_edition.setdefault((doc, record.edition), Counter())[record.kind] += 1
         section = section_of(record.key) if record.kind == "rule" else ""
         if section.isdigit():
             holding.sections.add(int(section))
         if record.lang == "en" and record.edition and doc == "cr":
             english.add(record.edition)
     for holding in holdings.values():
+        newest: dict[str, str | None] = {}
+        for doc, edition in holding.by_edition:
+            if holding.lang == "en" and edition and edition > (newest.get(doc) or ""):
+                newest[doc] = edition
+        for (doc, edition), kinds in holding.by_edition.items():
+            if doc not in newest or edition == newest[doc]:
+                holding.kinds.update(kinds)
         holding.documents.sort()
         holding.editions.sort()
         holding.follows.sort()
