@@ -513,6 +513,15 @@ def test_ban_list_columns_read_one_at_a_time(shared_data: Path) -> None:
     assert "(25 cards) • All cards that reference “playing for ante” (9 cards)" in legacy.text
 
 
+def test_a_longer_left_column_keeps_its_last_items_in_their_place(shared_data: Path) -> None:
+    """A two-column list whose left column runs a row longer than its right: the left's last
+    item is read before the right column, not after it (Modern's set list and ban list)."""
+    modern = next(r for r in judge(shared_data, "MTR-20251110").records if r.key == "MTR 6.4")
+    assert "Oath of the Gatewatch™ • Shadows over Innistrad™ • Eldritch Moon™" in modern.text
+    assert "Lurrus of the Dream-Den • Mental Misstep • Mycosynth Lattice • Mystic" in modern.text
+    assert modern.text.endswith("Yorion, Sky Nomad")
+
+
 NEWEST_JUDGE_FILES = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
 
 

@@ -87,6 +87,13 @@ def _in_columns(rows: list[Row], middle: float) -> list[tuple[int, str]]:
     for index in range(1, len(split) - 1):
         if not columned[index] and columned[index - 1] and any(columned[index + 1 : index + 3]):
             columned[index] = True
+    # The left column's last items, below the right column's last (a longer left column:
+    # "• Shadows over Innistrad" under "• Oath of the Gatewatch", beside nothing).
+    for index in range(1, len(split)):
+        top, left, right, _ = split[index]
+        after = columned[index - 1] and top - split[index - 1][0] <= 2 * LINE_STEP
+        if after and not columned[index] and left.startswith("•") and not right:
+            columned[index] = True
     out: list[tuple[int, str]] = []
     index = 0
     while index < len(split):
