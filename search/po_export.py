@@ -98,11 +98,20 @@ def _entry(english: Record, ordinal: int, item: Translated | None):  # -> polib.
     record = item.record
     entry.msgstr = cr_line(english, text=record.text) if english.kind == "rule" else record.text
     entry.comment = _comment(record, item)
-    if item.english is None or _differs(item.english, english):
+    if item.english is None or _differs(item.english, english) or _uncertain(record):
         entry.flags.append("fuzzy")
         if item.english is not None:
             entry.previous_msgid = cr_line(item.english)
     return entry
+
+
+def _uncertain(record: Record) -> bool:
+    """Aligned by its content, and not word for word (the 2006 French's 205.3c beside today's
+    205.3c at 0.62): a pairing for the translator to check, as any fuzzy entry."""
+    # A glossary entry is aligned by content in every translation (its headword is translated):
+    # that is how it is found, not a doubt.
+    content = record.align.method == "content" and record.kind != "glossary"
+    return content and record.align.confidence < 1.0
 
 
 def _glossary_entries(po, english: Record, item: Translated | None) -> None:  # po: polib.POFile
@@ -130,6 +139,8 @@ def _comment(record: Record, item: Translated) -> str:
     twice = f"; printed {item.copies} times" if item.copies > 1 else ""
     if "misnumbered" in record.flags:  # corpus/align/misnumbered.py
         twice = f"; {record.number} is printed twice, this one read as {record.key}"
+    if _uncertain(record):
+        twice += f"; aligned by content, {record.align.confidence:.2f} alike"
     return f"{record.lang}{number} of {record.source} ({edition}{follows}){twice}"
 
 
@@ -156,7 +167,10 @@ def _translations(
         by_source.values(), key=lambda rs: followed(editions, rs[0]) or "", reverse=True
     )
     for group in ordered:
-        start = followed(editions, group[0]) or editions[0]
+        # An old copy aligned by its content (numbered unlike every loaded edition, the 2006
+        # French) is older than all of them, as `stale` takes it: translated from the oldest.
+        by_content = any(r.align.method == "content" for r in group if r.kind == "rule")
+        start = editions[0] if by_content else followed(editions, group[0]) or editions[0]
         then = _lines(english[start])
         moved: dict[str, str | None] = {}
         if start != newest:
@@ -172,8 +186,10 @@ def _translations(
             # example by its rule's), so it holds whether keys are that edition's numbers or
             # already today's (the rule-identity chain); an example moves with its rule.
             own = record.number if record.kind == "rule" else record.parent
-            if "misnumbered" in record.flags:
-                own = None  # printed as another rule's number: its key is where it was read
+            if "misnumbered" in record.flags or by_content:
+                # Printed as another rule's number, or an old copy numbered unlike every
+                # edition (the 2006 French): its key is where it was read or aligned.
+                own = None
             key = record.key if record.kind == "glossary" else moved.get(own or "", record.key)
             if key is None:
                 continue  # English removed the rule: nothing of today's English to translate

@@ -192,6 +192,28 @@ def test_csv_units_are_unique_as_tmx_tuids_are(full: Path):
     assert units == tuids
 
 
+def test_po_export_of_an_old_copy_is_as_stale_as_stale_says(full: Path, tmp_path: Path):
+    """The 2006 French copy, aligned by content: its entries are placed under the keys they
+    were aligned to, and every entry `stale` lists is fuzzy, with the oldest English it was
+    taken from (205.2a's six card types against today's list); a pairing by content that is not
+    word for word is fuzzy too."""
+    import polib
+
+    _, out, _ = run("export", "--format", "po", "--lang", "fr")
+    path = tmp_path / "fr.po"
+    path.write_text(out, encoding="utf-8")
+    entries = {e.msgctxt: e for e in polib.pofile(str(path)) if e.msgstr}
+    card_types = entries["205.2a"]
+    assert card_types.msgstr.startswith("205.2a Les types sont artéfact, créature")
+    assert card_types.fuzzy and "tribal" in card_types.previous_msgid
+    _, out, _ = run("stale", "--lang", "fr", "--json")
+    stale = {item["key"] for item in json.loads(out)["stale"]}
+    assert stale and all(entries[key].fuzzy for key in stale if key in entries)
+    legend = entries["205.4d"]  # the French 205.4c, aligned to today's legend rule
+    assert legend.msgstr.startswith("205.4d Un permanent avec le sur-type légendaire")
+    assert "aligned by content" in legend.comment
+
+
 def test_sources_show_the_lag(full: Path):
     """The Italian excerpt follows English 2024-11-08; the newest is 2026-08-07."""
     _, out, _ = run("sources", "--json")
