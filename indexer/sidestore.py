@@ -234,6 +234,14 @@ class Reader:
         )
         return [key for (key,) in rows]
 
+    def editions_numbering(self, number: str) -> list[str]:
+        """The English editions that print this number, oldest first (`show 729.2j`: only
+        2025-11-14 and before, today's numbering has none)."""
+        rows = self.db.execute(
+            "SELECT editions FROM versions WHERE number = ? AND lang = 'en'", (number,)
+        )
+        return sorted({e for (editions,) in rows for e in editions.split("\n") if e})
+
     def headed(self, folded_title: str) -> list[str]:
         """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.model.text.fold."""
         rows = self.db.execute(

@@ -4,6 +4,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -106,7 +107,15 @@ def show(
     except QueryError as error:
         raise Problem.of(error) from None
     asked = None
-    if number is None:
+    gone = _gone_key(rule)
+    if number is None and gone is not None:
+        # A gone rule's key (`gone:714.3a@2025-11-14`), this library's or one like it: the
+        # rule that edition printed so, as `show 714.3a --edition 2025-11-14` finds it.
+        results = renumbering.gone(engine, rule.strip(), filters)
+        if not results and gone[1] in engine.english_editions and not filters.edition:
+            filters = dataclasses.replace(filters, edition=gone[1])
+            results, asked = _numbered(engine, gone[0], filters)
+    elif number is None:
         # A glossary entry, a mechanic, a file's key; else a rule or entry by its title in any
         # language ("arrollar", "trample", "piétinement" through the term base).
         results = entry(engine, rule, filters) or titled(engine, rule, filters)
@@ -140,14 +149,31 @@ def show(
     return payload, results
 
 
+def _gone_key(rule: str) -> tuple[Any, str] | None:
+    """(number, edition) of a gone rule's key, or None."""
+    from corpus.align.identity import gone_place
+
+    place = gone_place(rule.strip())
+    number = as_number(place[0]) if place else None
+    return None if place is None or number is None else (number, place[1])
+
+
 def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
     """Why `show` has nothing: the rule is not in the library, or only the languages asked
-    for have no text of it (then which languages have one)."""
+    for have no text of it (then which languages have one), or only older editions print the
+    number (then which, and the option to see it)."""
     number = as_number(rule)
+    if number is not None and not filters.edition:
+        printed = engine.versions.editions_numbering(number.number)
+        if printed:
+            newest = engine.english_editions[-1]
+            return (
+                f"{number.number} is no rule of the newest English edition ({newest}); English"
+                f" {printed[-1]} printed it: `mtgrules show {number.number} --edition"
+                f" {printed[-1]}`"
+            )
     if filters.langs and number is not None:
-        from dataclasses import replace
-
-        everywhere = _numbered(engine, number, replace(filters, langs=()))[0]
+        everywhere = _numbered(engine, number, dataclasses.replace(filters, langs=()))[0]
         written = {r.lang for result in everywhere for r in result.records}
         if written:
             return (

@@ -234,6 +234,20 @@ def test_a_number_an_edition_does_not_print_is_not_another_rule(library: Path):
     assert "first in English 2026-08-07" in result.output
 
 
+def test_a_number_only_older_editions_print_says_which_and_a_gone_key_shows(library: Path):
+    """`show 729.2j`: today's numbering has none (it is 730.2j), so the error names the edition
+    that printed it and the option; the README's gone key (`gone:714.3a@2025-11-14`) shows
+    that rule."""
+    result = CliRunner().invoke(cli, ["show", "729.2j"])
+    assert result.exit_code == 1
+    assert result.output == (
+        "error: 729.2j is no rule of the newest English edition (2026-08-07); English 2025-11-14"
+        " printed it: `mtgrules show 729.2j --edition 2025-11-14`\n"
+    )
+    payload = json.loads(run("show", "gone:714.3a@2025-11-14", "--json"))
+    assert [r["key"] for r in payload["results"]] == ["gone:714.3a@2025-11-14"]
+
+
 def test_cited_rules_follow_their_texts_numbering(library: Path):
     """601.2 of 2025-11-14 cites rule 732 (Handling Illegal Actions): that rule is 733 now."""
     payload = json.loads(run("show", "601.2", "--edition", "2025-11-14", "--json"))

@@ -224,12 +224,15 @@ def run(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     return result.output
 
 
-@pytest.mark.parametrize("written", ["MTR 2.3", "mtr2.3", "Mtr 2.3", "  mtr   2.3 ", "MTR 2.3."])
+@pytest.mark.parametrize(
+    "written", ["MTR 2.3", "mtr2.3", "Mtr 2.3", "  mtr   2.3 ", "MTR 2.3.", "MTR\t2.3"]
+)
 def test_show_a_section_in_every_written_form(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch, written: str
 ) -> None:
-    """show "MTR 2.3", mtr2.3, any case and spacing: the one section, its citations."""
-    payload = json.loads(run(judge_home, monkeypatch, "show", written, "--json"))
+    """show "MTR 2.3", mtr2.3, any case and spacing, quoted or not (`show MTR 2.3`, two
+    arguments): the one section, its citations."""
+    payload = json.loads(run(judge_home, monkeypatch, "show", *written.split("\t"), "--json"))
     assert [r["key"] for r in payload["results"]] == ["MTR 2.3"]
     assert payload["document"] == "mtr"
     assert payload["refers_to"] == ["MTR 2.2", "103.4"]

@@ -17,11 +17,13 @@ from search.session import open_engine
 
 
 @click.command("show")
-@click.argument("rule")
+@click.argument("words", nargs=-1, required=True, metavar="RULE")
 @result_options
 @json_option
-def command(rule: str, as_json: bool, **options: object) -> None:
-    """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section."""
+def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:
+    """Show a rule: 205.4d the subrule, 205.4 with its subrules, 205.4. alone, 205 the section;
+    a judge document's part as typed (MTR 2.3, ipg3.1), quoted or not."""
+    rule = " ".join(words)
     filters, show = filters_from(options)
     with open_engine(searching=False) as engine, problems_as_errors():
         payload, results = payloads.show(engine, rule, filters, show)
