@@ -27,6 +27,7 @@ __all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
 
 if TYPE_CHECKING:
     from corpus.model.lemmas import Lemmas
+    from corpus.model.records import StoredRecord
     from corpus.terms.termbase import TermBase
     from indexer.store import Current
     from search.parse import Query
@@ -39,6 +40,7 @@ DENSE_DEPTH = 100  # the encoder's nearest texts
 JUDGE_FIRST = 5
 WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
+GLOSSARY_REDIRECT = re.compile(r"See ([^.]+)\.")  # an entry that is another's other name
 KEYWORD_HEADING = r"70[12]\.\d+"  # a keyword action's or ability's section
 # A keyword and its number ("scry 2"): compiled only for a query that ends with one.
 KEYWORD_PARAMETER = r"([^\W\d][\w'’ -]*?)\s+(\d{1,2}|X)"
@@ -418,11 +420,20 @@ class Engine:
         if not entries or not self.english_editions:
             return []
         newest = self.english_editions[-1]
+
+        def definitions(keys: list[str]) -> list[StoredRecord]:
+            return [
+                r
+                for r in self.versions.with_keys(keys)
+                if r.lang == "en" and r.kind == "glossary" and newest in r.editions
+            ]
+
         leads = []
-        for record in self.versions.with_keys(list(entries)):
-            if record.lang != "en" or record.kind != "glossary" or newest not in record.editions:
-                continue
+        for record in definitions(list(entries)):
             cited = cited_numbers(record.text)
+            if not cited and (seen := GLOSSARY_REDIRECT.fullmatch(record.text)):
+                # "APNAP Order: See Active Player, Nonactive Player Order.": that entry's rule.
+                cited = [n for r in definitions([seen[1]]) for n in cited_numbers(r.text)]
             if cited:
                 leads.append((record.key, rank.most_specific(cited)))
         return leads

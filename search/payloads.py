@@ -151,6 +151,8 @@ def show(
 
 def _gone_key(rule: str) -> tuple[Any, str] | None:
     """(number, edition) of a gone rule's key, or None."""
+    if not rule.strip().startswith("gone:"):
+        return None  # and the rule identity's module stays unimported (show starts fast)
     from corpus.align.identity import gone_place
 
     place = gone_place(rule.strip())

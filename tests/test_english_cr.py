@@ -115,6 +115,13 @@ def test_station_brings_the_article_and_rule_702_184(full: Path):
     assert {"702.184", "702.184a"} <= numbers and {"reminder", "article", "ruling"} <= kinds
 
 
+def test_a_glossary_entry_that_is_another_name_leads_to_that_entrys_rule(full: Path):
+    """The entry "APNAP Order: See Active Player, Nonactive Player Order." names no rule itself:
+    the entry it sends to cites 101.4, which comes first (it came below rules naming APNAP)."""
+    result = CliRunner().invoke(cli, ["search", "what's the APNAP order", "--json"])
+    assert [r["key"] for r in json.loads(result.stdout)["results"]][:1] == ["101.4"]
+
+
 def test_french_old_edition_aligns_against_english(full: Path):
     """With English loaded the 2006 French legend rule still lands on modern 205.4d."""
     (result,) = run_json("show", "205.4d")["results"]
