@@ -361,6 +361,20 @@ def test_infraction_names_in_other_languages(
     assert "IPG 2.1" in output
 
 
+def test_a_player_who_comes_late_is_tardiness_in_every_language(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judges ask about lateness in everyday words ("arriva in ritardo", "arrive en retard",
+    "llega tarde"): IPG 3.1 Tardiness first in each language."""
+    for asked in (
+        "cosa succede se un giocatore arriva in ritardo",
+        "que se passe-t-il si un joueur arrive en retard",
+        "qué pasa si un jugador llega tarde",
+    ):
+        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
+        assert payload["results"][0]["key"] == "IPG 3.1", asked
+
+
 def test_a_question_in_another_language_finds_the_judge_documents_words(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
