@@ -389,6 +389,15 @@ def diff(
         return _judge_diff(records, from_, to, rule, ignore_typography, doc)
     part = RuleNumber.written(rule) if rule else None
     if rule and part is None:
+        judged = written_key(rule)
+        if judged is not None:  # "MTR 2" without --doc mtr: the option, with the command
+            doc_asked = doc_of_key(judged)
+            raise Problem(
+                f"{rule!r} is a part of the {doc_asked.upper()}, not of the CR; compare its "
+                f"editions with --doc {doc_asked}: `mtgrules diff --doc {doc_asked} --from DATE"
+                f" --to DATE {rule.strip()!r}`",
+                400,
+            )
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
     payloads = []
     for lang in langs or ("en",):

@@ -303,6 +303,20 @@ def test_diff_between_two_mtr_editions(judge_home: Path, monkeypatch: pytest.Mon
     assert all(c["status"] == "changed" for c in payload["changes"])
 
 
+def test_diff_of_a_judge_part_without_its_document_names_the_option(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff … "MTR 2"` without --doc: a usage error that names --doc mtr and the command."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(
+        cli, ["diff", "--from", "2024-12-16", "--to", "2025-11-10", "MTR 2"]
+    )
+    assert result.exit_code == 2
+    assert "compare its editions with --doc mtr: `mtgrules diff --doc mtr --from DATE" in (
+        result.output
+    )
+
+
 def test_diff_of_a_document_with_one_edition_says_there_is_nothing_to_compare(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
