@@ -201,8 +201,15 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
             (lang,) = marked
             votes[lang] = votes.get(lang, 0) + 1
             continue
+        if marked:
+            # A function word of several languages ("que": Spanish, Portuguese, French) is one
+            # of theirs: its presence in another language's texts is no vote for that one.
+            continue
         present = {lang for lang in INDEX_LANGS if lexicon.written_in(word, [lang])}
         present |= lexicon.term_languages(word)
+        if any(not c.isascii() for c in word if c.isalpha()):
+            # Found in English folded ("défense" as "defense"): an accent is no English word's.
+            present.discard("en")
         if len(present) == 1:
             (lang,) = present
             votes[lang] = votes.get(lang, 0) + 1

@@ -122,6 +122,20 @@ def test_a_glossary_entry_that_is_another_name_leads_to_that_entrys_rule(full: P
     assert [r["key"] for r in json.loads(result.stdout)["results"]][:1] == ["101.4"]
 
 
+def test_a_function_word_of_several_languages_votes_for_none(full: Path):
+    """ "que" is Spanish, Portuguese and French: found in another language's texts too, it is
+    still no vote for that language; nor is an accented word found in English folded
+    ("défense" as "defense"). So "que signifie la défense talismanique" is French (by
+    "signifie"), and "défense" is not searched as typed in the English text."""
+    from search.parse import parse
+    from search.session import open_engine
+
+    with open_engine() as engine:
+        assert parse("que signifie la défense talismanique", engine).languages == ("fr",)
+        assert parse("qué significa escrutar", engine).languages == ("es",)
+        assert parse("what happens if a creature can’t block", engine).languages == ("en",)
+
+
 def test_french_old_edition_aligns_against_english(full: Path):
     """With English loaded the 2006 French legend rule still lands on modern 205.4d."""
     (result,) = run_json("show", "205.4d")["results"]
