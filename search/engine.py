@@ -252,7 +252,8 @@ class Engine:
         results = present.first_filled(
             limit, scores, self.versions, filters, self.english_editions, gathered
         )
-        return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial)
+        alone = bool(dense) and bool(results) and not lexical.candidates  # "arollar"
+        return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial, alone)
 
     def _without_keyword_parameter(self, text: str) -> str:
         """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3") asks

@@ -60,10 +60,13 @@ def search(
         payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
     if not results and filters.langs and (note := _not_in_languages(engine, filters)):
         payload["note"] = note
-    if not results and not number:
+    if outcome.by_meaning:
+        payload["by_meaning"] = True  # no rule has any of its words: ranked by meaning alone
+    if (outcome.by_meaning or not results) and not number:
         from search.parse import is_stop_word
 
-        # A stop word alone is a query refused: never offer one ("toque" -> "que").
+        # A stop word alone is a query refused: never offer one ("toque" -> "que"). A query
+        # answered by meaning alone may be a misspelling too ("arollar": arrollar).
         suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]
         if suggestions:
             payload["suggestions"] = suggestions

@@ -4,6 +4,7 @@ another. Embedding costs CPU: the tests on the real editions share one library."
 
 from __future__ import annotations
 
+import json
 import shutil
 import signal
 import sqlite3
@@ -231,6 +232,30 @@ def test_a_question_finds_the_rule_by_meaning_in_any_language(
     assert [h.score for h in both] == sorted((h.score for h in both), reverse=True)
     only = meaning.nearest(question, limit=5, keys_allowed={rule})
     assert only and {h.key for h in only} == {rule}
+
+
+def test_a_misspelt_word_answered_by_meaning_alone_says_so_with_close_words(
+    bilingual: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """`arollar` (arrollar, trample, misspelt) is in no rule: the encoder's nearest are shown,
+    and the output says they are by meaning alone and offers the close words, in the terminal,
+    the JSON and the web page."""
+    monkeypatch.setenv("MTGRULES_HOME", str(bilingual))
+    result = CliRunner().invoke(cli, ["search", "arollar", "--json"], catch_exceptions=False)
+    payload = json.loads(result.stdout)
+    assert payload["results"] and payload["by_meaning"] is True
+    assert "arrollar" in payload["suggestions"]
+    result = CliRunner().invoke(cli, ["search", "arollar"], catch_exceptions=False)
+    assert result.stderr.splitlines()[0].startswith(
+        "note: no rule has the words of 'arollar'; ranked by meaning; did you mean: "
+    )
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    page = TestClient(create_app(bilingual)).get("/?q=arollar").text
+    assert "these are ranked by meaning. Did you mean: " in page
+    assert '<a href="/?q=arrollar">arrollar</a>' in page
 
 
 def test_candidates_by_meaning_stand_under_their_rules_current_keys(

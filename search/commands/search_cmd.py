@@ -46,6 +46,10 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         missing = ", ".join(payload["missing"])
         nowhere = f" (found nowhere: {missing})" if missing else " (each is in some rule)"
         echo(f"note: no rule has every word; rules with some of them{nowhere}", err=True)
+    if payload.get("by_meaning") and not as_json:
+        suggestions = payload.get("suggestions")
+        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        echo(f"note: no rule has the words of {text!r}; ranked by meaning{hint}", err=True)
     if payload.get("edition_note") and not as_json:
         echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
     if payload.get("note") and results and not as_json:

@@ -165,6 +165,7 @@ async def home_page(request: Request) -> Response:
         suggestions=payload.get("suggestions", []),
         note=payload.get("note"),
         partial="missing" in payload,
+        by_meaning=payload.get("by_meaning", False),
         missing=payload.get("missing", []),
         **context,
     )
