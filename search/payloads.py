@@ -197,10 +197,9 @@ def _numbered(
     key when the newest edition no longer has the rule."""
     if not filters.edition:
         return engine.lookup(number, filters), None
-    unnumbered = renumbering.not_numbered(engine, number, filters.edition)
-    if unnumbered is not None:
-        raise Problem(unnumbered, 404)
     asked = renumbering.as_of(engine, number, filters.edition)
+    if asked.unprinted is not None:
+        raise Problem(asked.unprinted, 404)
     if asked.key is not None and asked.number == number:
         return renumbering.gone(engine, asked.key, filters), asked  # not in the newest edition
     return engine.lookup(asked.number, filters), asked

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
-from corpus.align.editions import by_edition, compare, typography_folded
+from corpus.align.editions import by_edition, compare, translated_from, typography_folded
 from corpus.align.following import followed
 from corpus.model.languages import LANGUAGES
 from corpus.model.records import Record
@@ -167,10 +167,9 @@ def _translations(
         by_source.values(), key=lambda rs: followed(editions, rs[0]) or "", reverse=True
     )
     for group in ordered:
-        # An old copy aligned by its content (numbered unlike every loaded edition, the 2006
-        # French) is older than all of them, as `stale` takes it: translated from the oldest.
-        by_content = any(r.align.method == "content" for r in group if r.kind == "rule")
-        start = editions[0] if by_content else followed(editions, group[0]) or editions[0]
+        # As `stale` takes it: an old copy aligned by its content from the oldest edition.
+        made_from, by_content = translated_from(editions, group)
+        start = made_from or editions[0]
         then = _lines(english[start])
         moved: dict[str, str | None] = {}
         if start != newest:

@@ -28,12 +28,16 @@ class AsOf:
     number: NumberQuery  # what to look up now (the asked number when nothing moved)
     key: str | None  # the current key, when it is not the number asked
     note: str | None  # one line for the reader, when the number moved or is gone
+    unprinted: str | None = None  # why the English edition has no rule of that number
 
 
 def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
-    """The rule edition `edition` numbers `number`, under its current key."""
+    """The rule edition `edition` numbers `number`, under its current key; or, when that English
+    edition prints no such number, why (`unprinted`)."""
     keys = engine.versions.keys_numbered(number.number, edition)
     newest = engine.english_editions[-1] if engine.english_editions else None
+    if not keys and edition in engine.english_editions:
+        return AsOf(number, None, None, _not_numbered(engine, number, edition))
     if not keys or keys[0] == number.number:
         return AsOf(number, None, None)
     from corpus.align.identity import gone_place  # a renumbered rule's: a lookup needs none
@@ -51,14 +55,9 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
     return AsOf(NumberQuery(now, number.alone), key, f"{number.number} of {edition} is {key} now")
 
 
-def not_numbered(engine: Engine, number: NumberQuery, edition: str) -> str | None:
-    """Why an English edition has no rule of that number, or None when it has one (or the
-    edition is not an English one: a translation is looked up by its keys). Shown another
-    rule instead, a judge would read today's 733.1 as what 2025-11-14 printed there."""
-    if edition not in engine.english_editions or engine.versions.keys_numbered(
-        number.number, edition
-    ):
-        return None
+def _not_numbered(engine: Engine, number: NumberQuery, edition: str) -> str:
+    """Why an English edition that has no rule of that number shows none: shown another rule
+    instead, a judge would read today's 733.1 as what 2025-11-14 printed there."""
     english = [r for r in engine.versions.with_keys([number.number]) if r.lang == "en"]
     there = sorted({r.number for r in english if edition in r.editions and r.number}, key=sort_key)
     problem = f"{number.number} is not a rule of English {edition}"

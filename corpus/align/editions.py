@@ -546,6 +546,14 @@ def _against(record: Record, english: Record) -> Change | None:
     return Change("changed", before, english, similarity(record.original, english.text), diff)
 
 
+def translated_from(editions: Sequence[str], records: Sequence[Record]) -> tuple[str | None, bool]:
+    """The English edition one translated document was made from (of the loaded `editions`,
+    sorted), and whether the document is an old copy aligned by its content: numbered unlike
+    every loaded edition (the 2006 French), it is older than all of them, so the oldest."""
+    by_content = any(r.align.method == "content" for r in records if r.kind == "rule")
+    return (editions[0] if by_content else followed(list(editions), records[0])), by_content
+
+
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:
     """Translated rules whose English counterpart changed after the edition they follow.
 
@@ -561,8 +569,7 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
         if record.kind == "rule" and record.number and record.align.method != "own":
             by_source.setdefault(record.source, []).append(record)
     for _, records in sorted(by_source.items()):
-        by_content = any(r.align.method == "content" for r in records)
-        start = editions[0] if by_content else followed(editions, records[0])
+        start, by_content = translated_from(editions, records)
         if start is None or (start == newest and not any(r.original for r in records)):
             continue
         changes = compare(english[start], english[newest], ignore_typography=True)
