@@ -367,10 +367,45 @@ def known_hashes(home: Path, known: dict[str, list[Any]] | None = None) -> set[s
     return {entry[2] for entry in source_state(home, known).values()}
 
 
-def add_document(home: Path, data: bytes, name: str, known: set[str] | None = None) -> Added:
+def english_editions_kept(
+    home: Path, indexed: dict[str, tuple[str, ...]], indexed_files: set[str]
+) -> dict[str, str]:
+    """English CR edition -> the document of the library that carries it. `indexed`: the live
+    build's (edition -> its documents), `indexed_files` the documents it read; the documents
+    added since are read (from the parse cache `add` warmed)."""
+    from corpus.read.ingest import IngestError
+
+    present = {path.name for path in document_paths(home)}
+    kept = {e: s for e, sources in indexed.items() for s in sources if s in present}
+    for name in sorted(present - indexed_files):
+        try:
+            document = parse_source(home, user_source(home, name))
+        except (IngestError, OSError):
+            continue  # the build reports it
+        if _english_edition(document):
+            kept.setdefault(str(document.edition), name)
+    return kept
+
+
+def _english_edition(document: Document) -> bool:
+    from corpus.model.documents import doc_of_layout
+
+    cr = doc_of_layout(document.layout) == "cr"
+    return document.lang == "en" and bool(document.edition) and cr
+
+
+def add_document(
+    home: Path,
+    data: bytes,
+    name: str,
+    known: set[str] | None = None,
+    editions: dict[str, str] | None = None,
+) -> Added:
     """Check a document (IngestError if unusable) and keep it in the home's documents.
-    `known`: the hashes already in the library (computed when not given; updated)."""
-    from corpus.read.ingest import ingest_bytes
+    `known`: the hashes already in the library (computed when not given; updated).
+    `editions`: the English editions kept (`english_editions_kept`; updated): a second,
+    different copy of one is refused, as it would make two texts of one edition."""
+    from corpus.read.ingest import IngestError, ingest_bytes
 
     known = known_hashes(home) if known is None else known
     digest = _sha256(data).hexdigest()
@@ -378,8 +413,17 @@ def add_document(home: Path, data: bytes, name: str, known: set[str] | None = No
         return Added(None, None)
     stored = stored_name(name, digest)
     document = ingest_bytes(data, stored)
+    edition = str(document.edition)
+    if editions is not None and _english_edition(document) and edition in editions:
+        raise IngestError(
+            f"{name}: English {edition} is already in the library as {editions[edition]}, "
+            "and this copy differs from it; to replace it, `mtgrules remove "
+            f"{editions[edition]}` first"
+        )
     target = _keep_exclusively(paths.documents(home), stored, digest, data)
     known.add(digest)
+    if editions is not None and _english_edition(document):
+        editions[edition] = target.name
     if target.name == stored:
         _cache(home, Source(stored, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target)

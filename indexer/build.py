@@ -337,6 +337,7 @@ def _write_full(
                 versions=versions_count,
                 failures=failures,
                 english_editions=tuple(sorted(english)),
+                english_sources={e: tuple(english[e]) for e in sorted(english)},
                 built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
                 checksums=checksums(folder),

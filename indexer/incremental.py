@@ -218,6 +218,7 @@ def write_additions(plan: Plan, work: Additions) -> tuple[Path, int, int]:
                 records=records,
                 versions=count,
                 english_editions=tuple(sorted(work.english)),
+                english_sources={e: tuple(work.english[e]) for e in sorted(work.english)},
                 built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
                 checksums=checksums(folder, live, current.checksums),

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,8 @@ class Current:
     built: str  # local time, ISO 8601
     checksums: dict[str, Any]  # what the build wrote, to tell damage from it (integrity.py)
     records_checksum: tuple[int, int] | None  # records.jsonl: (size, CRC-32)
+    # English edition -> the documents that carry it: what `add` checks a new copy against
+    english_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Current:
@@ -66,6 +68,9 @@ class Current:
             built=str(data.get("built", "")),
             checksums=dict(data.get("checksums") or {}),
             records_checksum=(int(checksum[0]), int(checksum[1])) if checksum else None,
+            english_sources={
+                str(e): tuple(map(str, s)) for e, s in (data.get("english_sources") or {}).items()
+            },
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -81,6 +86,7 @@ class Current:
             "built": self.built,
             "checksums": self.checksums,
             "records_checksum": list(self.records_checksum) if self.records_checksum else None,
+            "english_sources": {e: list(s) for e, s in self.english_sources.items()},
         }
 
 

@@ -167,8 +167,9 @@ def to_tmx(units_: Sequence[Unit]) -> str:
 
 def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     """TBX (ISO 30042, TBX-Basic shape): a termEntry per English concept, a langSet per
-    language, a tig per term with its source (and period) as notes."""
-    wanted = set(langs) or set(SHOWN_ORDER)
+    language, a tig per term with its source (and period) as notes. English, the concept's
+    own language, is in every entry whichever languages are asked for."""
+    wanted = {*langs, "en"} if langs else set(SHOWN_ORDER)
     concepts: dict[str, dict[str, dict[str, Term | None]]] = {}
     for term in termbase.terms:
         concept = term.english.lower()

@@ -101,6 +101,12 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
+    if not rule.strip():  # else every rule would match an empty number (`/rule/`, `show ""`)
+        raise Problem(
+            "no rule given; give a number, a title or a glossary entry, e.g. 704.5j, "
+            '"MTR 2.3" or "trample"',
+            400,
+        )
     part = written_key(rule)  # "MTR 2.3", "ipg3.1", "JAR serious problems"
     if part is not None:
         return _show_part(engine, rule, part, filters, show)
@@ -389,7 +395,9 @@ def diff(
     records = [r for r in records if doc_of_key(r.key) == doc]
     if doc != "cr":
         return _judge_diff(records, from_, to, rule, ignore_typography, doc)
-    part = RuleNumber.written(rule) if rule else None
+    gone = _gone_key(rule) if rule else None
+    # A gone rule's key (`gone:714.3a@2025-11-14`): that number in the older edition only.
+    part = gone[0].rule if gone else RuleNumber.written(rule) if rule else None
     if rule and part is None:
         judged = written_key(rule)
         if judged is not None:  # "MTR 2" without --doc mtr: the option, with the command
@@ -413,7 +421,9 @@ def diff(
             editions[old], editions[new], ignore_typography=ignore_typography, through=between
         )
         if part:
-            changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
+            changes = [
+                c for c in changes if _under(part, c.old) or (not gone and _under(part, c.new))
+            ]
         payloads.append(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
         )

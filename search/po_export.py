@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from importlib.metadata import version
 
 from corpus.align.editions import by_edition, compare, translated_from, typography_folded
-from corpus.align.following import followed
 from corpus.model.languages import LANGUAGES
 from corpus.model.records import Record
 
@@ -39,8 +38,9 @@ def cr_line(record: Record, number: str | None = None, text: str | None = None) 
     return f"{number} {text}" if number[-1].isalpha() else f"{number}. {text}"
 
 
-def catalogue(records: Sequence[Record], lang: str) -> str:
-    """The PO catalogue of one language's translation against the newest English edition."""
+def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | None = None) -> str:
+    """The PO catalogue of one language's translation against the newest English edition.
+    `left_out` is given the translations that have no line there (their English is gone)."""
     import polib
 
     english = by_edition(records, "en")
@@ -48,7 +48,9 @@ def catalogue(records: Sequence[Record], lang: str) -> str:
         raise ValueError("no English edition in the library; add one with `mtgrules add`")
     newest = max(english)
     today = english[newest]
-    found = _translations(records, lang, english, newest)
+    gone: list[Record] = []
+    found = _translations(records, lang, english, newest, gone)
+    placed: set[tuple[str, str, int]] = set()
     po = polib.POFile(wrapwidth=0)
     po.metadata = {
         "Project-Id-Version": f"Magic: The Gathering Comprehensive Rules {newest}",
@@ -75,12 +77,18 @@ def catalogue(records: Sequence[Record], lang: str) -> str:
             glossary_started = True
             po.append(polib.POEntry(msgctxt="heading: glossary", msgid="Glossary", msgstr=""))
         mine = found.get((record.key, record.kind, ordinal), [])
+        placed.add((record.key, record.kind, ordinal))
         if record.kind == "glossary":
             _glossary_entries(po, record, mine[0] if mine else None)
             continue
         items: list[Translated | None] = list(mine) or [None]
         for item in items:
             po.append(_entry(record, ordinal, item))
+    if left_out is not None:
+        unplaced = (
+            t.record for place, items in found.items() if place not in placed for t in items
+        )
+        left_out.extend(sorted([*gone, *unplaced], key=lambda r: (r.source, r.seq)))
     return po.__unicode__()
 
 
@@ -151,20 +159,26 @@ def _differs(old: Record, new: Record) -> bool:
 
 
 def _translations(
-    records: Sequence[Record], lang: str, english: dict[str, list[Record]], newest: str
+    records: Sequence[Record],
+    lang: str,
+    english: dict[str, list[Record]],
+    newest: str,
+    gone: list[Record],
 ) -> dict[tuple[str, str, int], list[Translated]]:
     """(today's key, kind, ordinal) -> the translations of that English line, with the English
     each was made from. A rule renumbered since is found under its new number; its examples
-    move with it."""
+    move with it. Translations of rules English has removed since go to `gone`."""
     editions = sorted(english)
     by_source: dict[str, list[Record]] = defaultdict(list)
     for record in records:
         if record.lang == lang:
             by_source[record.source].append(record)
     found: dict[tuple[str, str, int], list[Translated]] = defaultdict(list)
-    # Documents following newer editions first: their translation of a line wins.
+    # Documents following newer editions first: their translation of a line wins. One that
+    # follows none (a rules web page's excerpt, an old copy aligned by content) comes after
+    # every whole translation, the larger first.
     ordered = sorted(
-        by_source.values(), key=lambda rs: followed(editions, rs[0]) or "", reverse=True
+        by_source.values(), key=lambda rs: (rs[0].follows or "", len(rs)), reverse=True
     )
     for group in ordered:
         # As `stale` takes it: an old copy aligned by its content from the oldest edition.
@@ -190,8 +204,9 @@ def _translations(
                 # edition (the 2006 French): its key is where it was read or aligned.
                 own = None
             key = record.key if record.kind == "glossary" else moved.get(own or "", record.key)
-            if key is None:
-                continue  # English removed the rule: nothing of today's English to translate
+            if key is None:  # English removed the rule: nothing of today's English to translate
+                gone.append(record)
+                continue
             count = copies.get((record.key, record.kind), 1)
             place = (key, record.kind, 0 if count > 1 else ordinal)
             if found[place] and found[place][0].record.source != record.source:

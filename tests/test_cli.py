@@ -279,6 +279,19 @@ def test_show_option_picks_the_columns():
     assert [r["lang"] for r in payload["results"][0]["records"]] == ["fr"]
 
 
+def test_a_term_not_in_the_term_base_is_an_error_in_json_too():
+    """`term zzzz --json` says the failure as every --json does: an "error" and its exit code."""
+    code, out, _ = run("term", "zzzz", "--json")
+    assert code == 1
+    assert json.loads(out) == {
+        "error": "'zzzz' is not in the term base; try `mtgrules search zzzz`",
+        "exit_code": 1,
+        "query": "zzzz",
+        "concepts": [],
+        "hidden": 0,
+    }
+
+
 def test_term_base_expands_queries_across_languages():
     """legendary finds leggendario and légendaire; tipos de tierra finds Italian 205.3i;
     types d'artefacts finds Italian 205.3g (the examples of the English-backbone issue)."""

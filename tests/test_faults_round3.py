@@ -551,3 +551,39 @@ def test_the_listening_socket_says_it_is_tcp_so_answers_are_not_held_back():
         assert sock.proto == socket.IPPROTO_TCP
     finally:
         sock.close()
+
+
+# --- two texts of one edition ------------------------------------------------------------------
+
+
+@pytest.mark.shared_data
+def test_a_second_different_copy_of_an_english_edition_is_refused(
+    home: Path, tmp_path: Path, shared_data: Path
+):
+    """A cut copy of English 2026-08-07 beside the whole one would make two texts of one edition
+    (diff and history would read either): refused in one line naming the copy kept and how to
+    replace it, whether the first is indexed yet or not; the same bytes again are no change."""
+    whole = shared_data / "cr/en/MagicCompRules-20260807.txt"
+    cut = tmp_path / "MagicCompRules-cut.txt"
+    cut.write_bytes(b"\n".join(whole.read_bytes().splitlines()[:3000]) + b"\n")
+    refusal = (
+        "error: MagicCompRules-cut.txt: English 2026-08-07 is already in the library as "
+        "MagicCompRules-20260807.txt, and this copy differs from it; to replace it, "
+        "`mtgrules remove MagicCompRules-20260807.txt` first\n"
+    )
+    code, out, err = run("add", str(whole), str(cut))
+    assert code == 1 and out.startswith("MagicCompRules-20260807.txt: added as ")
+    assert err == refusal
+    assert run("index")[0] == 0
+    assert run("add", str(cut)) == (1, "", refusal)
+    assert run("add", str(whole)) == (
+        0,
+        "MagicCompRules-20260807.txt: already in the library, nothing to do\n",
+        "",
+    )
+    assert sorted(p.name for p in paths.documents(home).iterdir()) == [
+        "MagicCompRules-20260807.txt"
+    ]
+    assert run("remove", "MagicCompRules-20260807.txt")[0] == 0
+    code, out, _ = run("add", str(cut))
+    assert code == 0 and out.startswith("MagicCompRules-cut.txt: added as ")

@@ -258,3 +258,96 @@ def test_check_counts_a_catalogues_untranslated_rules_once(po_home: Path):
     assert [(p["severity"], p["message"]) for p in untranslated] == [
         ("info", "1,874 rules of English 2020-11-20 are untranslated entries here")
     ]
+    _, text = run(po_home, "check", "--lang", "pt")
+    assert (
+        "info    comprehensive-rules.po: untranslated: 1,874 rules of English 2020-11-20 are "
+        "untranslated entries here" in text.splitlines()
+    )
+
+
+def _translations(home: Path, lang: str) -> dict[tuple[str, str], list[str]]:
+    """(key, kind) -> the texts of one language's records, from the hand-off file."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for line in (home / "records.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record["lang"] == lang:
+            found.setdefault((record["key"], record["kind"]), []).append(record["text"])
+    return {key: sorted(texts) for key, texts in found.items()}
+
+
+@pytest.mark.shared_data
+def test_po_round_trip_in_place_of_the_original_keeps_every_translation_in_place(
+    tmp_path: Path, shared_data: Path
+):
+    """Exported against today's English and added back instead of the catalogue it came from:
+    the catalogue follows today's English (its msgids'), not an edition its drafts resemble,
+    and every translation stands under the key it had, but those of rules English removed
+    since, which the export names on stderr."""
+    english = [
+        shared_data / "cr/pt/MagicCompRules-20201120.txt",
+        shared_data / "cr/en/MagicCompRules-20251114.txt",
+        shared_data / "cr/en/MagicCompRules-20260807.txt",
+    ]
+    first, second = tmp_path / "first", tmp_path / "second"
+    code, _ = run(
+        first, "add", *map(str, english), str(shared_data / "cr/pt/comprehensive-rules.po")
+    )
+    assert code == 0
+    result = CliRunner(env={"MTGRULES_HOME": str(first)}).invoke(
+        cli, ["export", "--format", "po", "--lang", "pt"]
+    )
+    assert result.exit_code == 0
+    assert "\nnote: 13 pt translations are not in the catalogue: " in result.stderr
+    exported = tmp_path / "mtgrules-pt.po"
+    exported.write_text(result.stdout, encoding="utf-8")
+    code, _ = run(second, "add", *map(str, english), str(exported))
+    assert code == 0 and run(second, "index")[0] == 0
+    _, out = run(second, "sources", "--json", "--no-dropped")
+    po = next(d for d in json.loads(out)["documents"] if d["format"] == "gettext-po")
+    assert po["follows"]["edition"] == "2026-08-07"
+    before, after = _translations(first, "pt"), _translations(second, "pt")
+    assert {k: v for k, v in before.items() if k in after} == after
+    left_out = sorted(k for k in before if k not in after)
+    assert len(left_out) == 13  # what the export's note counts
+    today = {
+        (record["key"], record["kind"])
+        for line in (second / "records.jsonl").read_text(encoding="utf-8").splitlines()
+        if (record := json.loads(line))["lang"] == "en" and record["edition"] == "2026-08-07"
+    }
+    assert not today & set(left_out)
+    assert {kind for _, kind in left_out} == {"rule", "glossary", "example"}
+    assert all(key.startswith("gone:") for key, kind in left_out if kind == "rule")
+
+
+@pytest.mark.shared_data
+def test_a_catalogues_glossary_is_keyed_by_its_msgids(po_home: Path):
+    """Each translated headword stands under the English headword of its msgid: Island is
+    Ilha, General is Geral, and Plains, untranslated in the catalogue, has none."""
+    glossary = {
+        key: texts
+        for (key, kind), texts in _translations(po_home, "pt").items()
+        if kind == "glossary"
+    }
+    assert glossary["Island"][0].startswith("Um dos cinco tipos de terreno básico")
+    assert glossary["General"][0].startswith("Qualquer jogador na variante multijogador Imperador")
+    assert "Plains" not in glossary
+    code, out = run(po_home, "show", "Island", "--lang", "pt")
+    assert code == 0 and "Ilha" in out
+
+
+def test_a_cleared_fuzzy_flag_makes_the_entry_current():
+    """A translator who clears the fuzzy flag but leaves the previous msgid (#|) behind has
+    checked the entry: it translates its msgid, and it is no longer a draft."""
+    previous = '#| msgid "100.2. To play, each player needs their own deck of Magic cards."\n'
+    drafted = small().decode("utf-8").replace("#, fuzzy\n", "#, fuzzy\n" + previous)
+    cleared = drafted.replace("#, fuzzy\n", "")
+
+    def rule_100_2(text: str):
+        records = ingest_bytes(text.encode("utf-8"), "pt.po").records
+        return next(r for r in records if r.key == "100.2" and r.kind == "rule")
+
+    draft, checked = rule_100_2(drafted), rule_100_2(cleared)
+    assert "fuzzy" in draft.flags
+    assert draft.original == "To play, each player needs their own deck of Magic cards."
+    assert "fuzzy" not in checked.flags
+    assert checked.original is not None and checked.original.endswith("track life totals.")

@@ -339,3 +339,44 @@ def test_the_web_links_cited_rules_to_their_current_keys(library: Path):
     assert [r["key"] for r in api["results"]] == ["725.1"]
     assert {r["number"] for r in api["results"][0]["records"]} == {"724.1", "725.1"}
     assert "→" in client.get("/rule/100.1").text
+
+
+def test_a_gone_rules_page_links_a_diff_that_shows_its_removal(library: Path):
+    """The page of gone:714.3a@2025-11-14 links to what changed in it, and that diff (page and
+    API) is 2025-11-14's 714.3a removed, not today's 714.3a, another rule, added."""
+    import re
+
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    page = client.get("/rule/gone:714.3a@2025-11-14")
+    assert page.status_code == 200
+    links = [h.replace("&amp;", "&") for h in re.findall(r'href="(/diff\?[^"]*)"', page.text)]
+    assert links and all("rule=gone%3A714.3a%402025-11-14" in link for link in links)
+    for link in links:
+        assert client.get(link).status_code == 200
+    api = client.get("/api" + links[0]).json()
+    assert [(c["status"], c["from"]) for c in api["changes"]] == [("removed", "714.3a")]
+
+
+def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
+    """/diff?lang=en,es is read as /api/diff?lang=en,es is: here the Spanish CR follows one
+    edition only, so both say that it has no 2026-08-07 (not "lang: one of …"); an unknown
+    code is a 400."""
+    import html
+
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    query = "?from=2025-11-14&to=2026-08-07&lang=en,es&rule=310.9"
+    api = client.get("/api/diff" + query)
+    page = client.get("/diff" + query)
+    assert api.status_code == page.status_code == 400
+    assert api.json()["error"].startswith("no edition '2026-08-07' for --to")
+    assert api.json()["error"] in html.unescape(page.text)
+    assert client.get("/diff?lang=en,xx").status_code == 400
+    assert "lang: one of" in client.get("/diff?lang=en,xx").text

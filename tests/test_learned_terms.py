@@ -105,3 +105,9 @@ def test_tbx_carries_the_learned_evidence(learned_home: Path):
     assert code == 0
     notes = [n.text or "" for n in ET.fromstring(out).iter("note")]
     assert any(n.startswith("learned: seen ") and "confidence" in n for n in notes)
+    # One language asked for: every entry still has its English term beside the Spanish.
+    entries = list(ET.fromstring(out).iter("termEntry"))
+    assert entries
+    for entry in entries:
+        langs = [s.get("{http://www.w3.org/XML/1998/namespace}lang") for s in entry.iter("langSet")]
+        assert langs == ["en", "es"]

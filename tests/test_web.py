@@ -57,6 +57,10 @@ def test_errors_are_json_with_their_status(client: TestClient):
     assert client.get("/api/search", params={"q": "x" * 501}).status_code == 400
     assert client.get("/api/search", params={"q": "tipo", "limit": "1000"}).status_code == 400
     assert client.get("/rule/999.9").status_code == 404
+    # An empty rule is no rule, not every rule of the library.
+    assert client.get("/api/show/").status_code == 400
+    assert client.get("/api/show/").json()["error"].startswith("no rule given; give a number")
+    assert client.get("/rule/").status_code == 400
 
 
 def test_pages_escape_every_text_and_link_cited_rules(

@@ -231,6 +231,8 @@ def _glossary_keys(
             english[group[0].edition].extend(r for r in group if r.kind == "glossary")
     keys: dict[tuple[str, int], tuple[str, Align]] = {}
     for source, following in follows.items():
+        if following.method == "text":
+            continue  # a catalogue: each entry's msgid is its English headword already
         mine = [r for r in by_source[source] if r.kind == "glossary"]
         joined = align_glossary(mine, english.get(following.edition, []))
         for index, entry in enumerate(mine):

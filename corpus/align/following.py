@@ -128,13 +128,22 @@ def by_text(
     numbers: Mapping[str, frozenset[str]] | Mapping[str, set[str]],
 ) -> Following | None:
     """The English edition whose rules a catalogue's msgids (its records' `original`) are,
-    word for word, most often; the numbering decides a tie. None without English texts."""
+    word for word, most often; the numbering decides a tie. None without English texts.
+
+    A fuzzy entry's `original` is the English it was translated from (its previous msgid),
+    under the number of its msgid's edition: it says nothing of which edition numbers the
+    catalogue (an exported catalogue's drafts are older English under today's numbers), so
+    only the entries that translate their msgid count."""
     from corpus.align.editions import typography_folded
 
     originals = {
         r.number: typography_folded(r.original)
         for r in group
-        if r.kind == "rule" and r.number and r.original and len(r.number) >= 3
+        if r.kind == "rule"
+        and r.number
+        and r.original
+        and len(r.number) >= 3
+        and "fuzzy" not in r.flags
     }
     if not originals or not texts:
         return None

@@ -40,7 +40,9 @@ class Record:
     align: Align = BY_NUMBER
     seq: int = 0  # position in its document, for a stable order
     follows: str | None = None  # the English edition a translation follows (date or numbering)
-    flags: tuple[str, ...] = ()  # "translator-note": the text holds a translator's note
+    # "translator-note": the text holds a translator's note; "fuzzy": a catalogue's draft
+    # against other English than its msgid (its `original` says which)
+    flags: tuple[str, ...] = ()
     penalty: str | None = None  # an IPG infraction's penalty ("Warning", "Game Loss", ...)
     # The English text a translation was made from, when its document says it (a gettext
     # catalogue's msgid); None for every other record.

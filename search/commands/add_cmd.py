@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from corpus import paths
-from corpus.library import add_document, known_hashes
-from indexer.store import read_current
+from corpus.library import add_document, english_editions_kept, known_hashes
+from indexer.store import live_build, read_current
 from search.safe_text import echo, one_line
 
 
@@ -23,9 +23,12 @@ def command(files: tuple[Path, ...]) -> None:
     # index has seen unchanged (same size and time) keep the hash it took.
     current = read_current(paths.home()) or {}
     known = known_hashes(paths.home(), current.get("files"))
+    live = live_build(paths.home())
+    indexed = {n.removeprefix("documents/") for n in current.get("files") or {}}
+    editions = english_editions_kept(paths.home(), live.english_sources if live else {}, indexed)
     for path in files:
         try:
-            keep(read_file(path), path.name, known)
+            keep(read_file(path), path.name, known, editions)
         except IngestError as error:
             echo(f"error: {error}", err=True)
             failed += 1
@@ -33,12 +36,17 @@ def command(files: tuple[Path, ...]) -> None:
         raise SystemExit(1)
 
 
-def keep(data: bytes, name: str, known: set[str] | None = None) -> None:
+def keep(
+    data: bytes,
+    name: str,
+    known: set[str] | None = None,
+    editions: dict[str, str] | None = None,
+) -> None:
     """Add one document's bytes and report it in one line (IngestError if unusable)."""
     home = paths.home()
     shown = one_line(name)  # a newline in a file name must not forge a second line
     try:
-        added = add_document(home, data, name, known)
+        added = add_document(home, data, name, known, editions)
     except OSError as error:
         raise click.ClickException(
             f"{shown}: cannot store it in {paths.documents(home)} ({error.strerror}); "

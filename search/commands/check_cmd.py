@@ -39,8 +39,10 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
         total = f"{len(problems)} problem{'' if len(problems) == 1 else 's'}"
         echo(f"{total}: {counts}" if counts else total)
         for problem in problems:
+            # A finding about a whole document (its untranslated entries) has no number.
+            where = f" {problem['number']}" if problem["number"] else ""
             echo(
-                f"{problem['severity']:7} {problem['source']} {problem['number']}: "
+                f"{problem['severity']:7} {problem['source']}{where}: "
                 f"{problem['kind']}: {problem['message']}"
             )
     if problems:

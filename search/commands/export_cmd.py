@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
@@ -13,6 +14,9 @@ from indexer.store import read_current
 from search.commands.options import EDITION, lang_option
 from search.safe_text import echo
 from search.session import hand_off, library_records, open_engine
+
+if TYPE_CHECKING:
+    from corpus.model.records import Record
 
 
 @click.command("export")
@@ -118,9 +122,19 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
                 f"no {lang} documents in the library; see `mtgrules sources`"
             )
         try:
-            text = catalogue(records, lang)
+            left_out: list[Record] = []
+            text = catalogue(records, lang, left_out)
         except ValueError as error:
             raise click.ClickException(str(error)) from None
+        if left_out:
+            shown = ", ".join(r.number or r.key for r in left_out[:5])
+            more = f" and {len(left_out) - 5:,} more" if len(left_out) > 5 else ""
+            echo(
+                f"note: {len(left_out):,} {lang} translations are not in the catalogue: today's "
+                f"English has no line for them ({shown}{more}); `mtgrules stale --lang {lang}` "
+                "lists them",
+                err=True,
+            )
         if output is None:
             echo(text, nl=False)
             continue

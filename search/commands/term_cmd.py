@@ -19,10 +19,12 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
     with open_engine() as engine, problems_as_errors():
         payload = payloads.term(engine, " ".join(words))
     phrase = payload["query"]
+    missing = f"{phrase!r} is not in the term base; try `mtgrules search {phrase}`"
     if as_json:
-        echo_json(payload)
+        # As every command's --json says a failure: its message beside what was looked up.
+        echo_json(payload if payload["concepts"] else {"error": missing, "exit_code": 1, **payload})
     elif not payload["concepts"]:
-        echo(f"{phrase!r} is not in the term base; try `mtgrules search {phrase}`", err=True)
+        echo(missing, err=True)
     else:
         for concept in payload["concepts"]:
             echo(f"{concept['english']}")

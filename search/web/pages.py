@@ -320,9 +320,13 @@ async def diff_page(request: Request) -> Response:
         doc = diff_document(query.get("doc"))
     except payloads.Problem as problem:
         return error_page(problem.status, "diff — mtgrules", str(problem))
-    lang = "en" if doc != "cr" else query.get("lang") or "en"  # the judge documents: English
-    if lang not in LANG_NAMES:
+    # Several languages (lang=en,es) as the API takes them: one diff each, the pickers the
+    # first one's. The judge documents are English.
+    langs = ["en"] if doc != "cr" else (query.get("lang") or "en").split(",")
+    langs = [code.strip() for code in langs if code.strip()] or ["en"]
+    if any(code not in LANG_NAMES for code in langs):
         return error_page(400, "diff — mtgrules", f"lang: one of {', '.join(LANG_NAMES)}")
+    lang = langs[0]
     try:
         editions = await library.run(_diff_editions, library, lang, doc)
     except payloads.Problem as problem:
@@ -339,7 +343,7 @@ async def diff_page(request: Request) -> Response:
             "" if len(editions) == 1 else "s"
         )
         return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
-    params = {"from": old, "to": new, "lang": lang, "rule": rule or None, "doc": doc}
+    params = {"from": old, "to": new, "lang": ",".join(langs), "rule": rule or None, "doc": doc}
     params["ignore_typography"] = "1" if form["ignore"] else None
     try:
         payload = await library.run(api_diff, library, _with_query(request, params))

@@ -267,9 +267,15 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
     if english.kind == "rule" and english.title:
         title = text  # a chapter's or section's heading
     original = english.text
-    if any(e.previous for e in own):
-        # A fuzzy entry was translated from the English of its previous msgid, not this one.
-        said = [e.previous or e.msgid for e in own[1 if english.kind == "glossary" else 0 :]]
+    fuzzy = any(e.fuzzy for e in own)
+    if any(e.previous and e.fuzzy for e in own):
+        # A fuzzy entry was translated from the English of its previous msgid, not this one;
+        # once a translator clears the flag, the msgid is what it translates (a previous msgid
+        # left behind says nothing more).
+        said = [
+            e.previous if e.previous and e.fuzzy else e.msgid
+            for e in own[1 if english.kind == "glossary" else 0 :]
+        ]
         original = normalize(" ".join(said))
         if english.kind == "rule" and english.number:
             original = _ANY_NUMBER.sub("", original, count=1)
@@ -280,7 +286,10 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
         lines=(own[0].first, own[-1].last),
         edition=ctx.edition,
         original=original,
-        flags=("translator-note",) if TRANSLATOR_NOTE.search(text) else (),
+        flags=(
+            *(("translator-note",) if TRANSLATOR_NOTE.search(text) else ()),
+            *(("fuzzy",) if fuzzy else ()),
+        ),
     )
 
 
