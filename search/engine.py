@@ -436,7 +436,8 @@ class Engine:
                 # "APNAP Order: See Active Player, Nonactive Player Order.": that entry's rule.
                 cited = [n for r in definitions([seen[1]]) for n in cited_numbers(r.text)]
             if cited:
-                leads.append((record.key, rank.most_specific(cited)))
+                named = rank.cited_under(record.key, record.text)
+                leads.append((record.key, rank.most_specific(cited, named)))
         return leads
 
     def written_in(self, word: str, languages: Sequence[str]) -> bool:

@@ -45,15 +45,20 @@ def looked_up_part(
     key: str, versions: Reader, filters: Filters, english_editions: tuple[str, ...]
 ) -> list[Result]:
     """A part of a judge document by its key (corpus/model/documents.py): a chapter with its
-    sections ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part; in document
-    order."""
+    sections ("MTR 2": MTR 2.1, MTR 2.2 …), a section, an appendix, a JAR part (Common Issues
+    with its issues); in document order."""
     chapter = key.rpartition(" ")[2].isdigit()
-    records = versions.with_keys([key], prefixes=[key + "."] if chapter else [])
+    jar = key.startswith("JAR ")  # a few dozen records: its parts are read whole
+    records = versions.with_keys(
+        [key], prefixes=[key + "."] if chapter else ["JAR "] if jar else []
+    )
     groups: dict[str, Result] = {}
     for record in records:
-        if filters.keep(record):
+        if (record.key == key or record.parent == key or chapter) and filters.keep(record):
             groups.setdefault(record.key, Result(record.key, 1.0)).records.append(record)
-    results = sorted(groups.values(), key=lambda r: sort_key(r.key))
+    # The JAR's parts in the document's order (their keys are words); numbered parts by number.
+    order = {r.key: r.seq for r in records} if jar else {}
+    results = sorted(groups.values(), key=lambda r: (order.get(r.key, 0), sort_key(r.key)))
     arrange(results, filters, english_editions)
     return results
 

@@ -5,6 +5,7 @@ can be tested alone and the order they apply in is read in one place (Engine.sea
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -117,10 +118,32 @@ def definition_entries(scores: Mapping[str, float]) -> list[str]:
     return [k for k in top if RuleNumber.of(k) is None and by_english(k) is None]
 
 
-def most_specific(cited: Sequence[str]) -> str:
+def most_specific(cited: Sequence[str], named: Sequence[str] = ()) -> str:
     """Of the rules a definition cites ("See rules 704.5j and 704.5k"), the most specific;
-    of equally specific ones, the first."""
-    return max(cited, key=lambda n: (n.count(".") + n[-1:].isalpha(), -cited.index(n)))
+    of equally specific ones, one of `named` (those cited under the entry's own name: Static
+    Ability's "rule 113, “Abilities,” and rule 604, “Handling Static Abilities”": 604), else
+    the first."""
+    return max(
+        cited,
+        key=lambda n: (n.count(".") + n[-1:].isalpha(), n in named, -cited.index(n)),
+    )
+
+
+_CITED_TITLE = re.compile(r"\b(?:rules?|section)\s+(\d{3}(?:\.\d+[a-z]?)?),?\s+[“\"]([^”\"]+)[”\"]")
+
+
+def cited_under(headword: str, text: str) -> list[str]:
+    """The rules a glossary definition cites with a title that names its headword, word for
+    word but for a plural ("Static Ability": rule 604, “Handling Static Abilities”)."""
+
+    def words(phrase: str) -> set[str]:
+        return {
+            re.sub(r"(?:ies|s)$", lambda m: "y" if m[0] == "ies" else "", w)
+            for w in re.findall(r"\w+", phrase.lower())
+        }
+
+    wanted = words(headword.split(",")[0])
+    return [n for n, title in _CITED_TITLE.findall(text) if wanted and wanted <= words(title)]
 
 
 def definitions_lead_to_rules(

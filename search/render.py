@@ -40,7 +40,10 @@ def heading(result: Result) -> str:
 
 def label(record: StoredRecord) -> str:
     number = record.number or (
-        f"{record.kind} of {record.parent}" if record.parent else record.title or record.kind
+        # An unnumbered part under another (a JAR issue under Common Issues) is "under" it.
+        (f"under {record.parent}" if record.kind == "rule" else f"{record.kind} of {record.parent}")
+        if record.parent
+        else record.title or record.kind
     )
     if record.inferred:
         number += " (inferred)"

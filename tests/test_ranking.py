@@ -160,6 +160,22 @@ def test_the_most_specific_rule_cited_is_the_one_led_to():
     assert rank.most_specific(["702.184", "721"]) == "702.184"
 
 
+def test_of_equally_specific_rules_the_one_cited_under_the_entrys_name_is_led_to():
+    """English 2026-08-07's Static Ability cites "rule 113, “Abilities,” and rule 604,
+    “Handling Static Abilities”": the definition leads to 604, whose title names it (a plural
+    is the same name); an entry whose name no cited title holds leads to the first."""
+    text = (
+        "A kind of ability. Static abilities do something all the time rather than being "
+        "activated or triggered. See rule 113, “Abilities,” and rule 604, “Handling Static "
+        "Abilities.”"
+    )
+    named = rank.cited_under("Static Ability", text)
+    assert named == ["604"]
+    assert rank.most_specific(cited_numbers(text), named) == "604"
+    assert rank.cited_under("Ability", text) == ["113", "604"]
+    assert rank.most_specific(["113", "604"], rank.cited_under("Permanent", text)) == "113"
+
+
 def test_another_translation_weighs_half():
     """An Italian query's "planeswalker", found in the Italian, Spanish and English 205.4e:
     the Spanish match counts half, the Italian and the English fully."""

@@ -3,7 +3,8 @@ an unnumbered introduction, then headed parts ("Common Issues", "Serious Problem
 Common Issues each issue is headed by the situation itself ("A player sees a card in a library
 that they shouldn't have seen"), its remedy below. Each part and each issue is a record keyed by
 its heading (`JAR serious-problems`, `JAR a-player-sees-a-card-in-a-library`): the key stays
-while the words below it change."""
+while the words below it change. An issue's parent is the part it is under (`JAR
+common-issues`), so that part is shown with its issues."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ def parse(ctx: Context) -> Parsed:
     rows = non_blank(ctx.lines)
     title_row = next((i for i, (_, t) in enumerate(rows[:5]) if TITLE.search(t)), -1)
     current: Draft | None = None
+    part: str | None = None  # the key of the headed part the issues are under
     index = 0
     while index < len(rows):
         line_number, text = rows[index]
@@ -61,9 +63,8 @@ def parse(ctx: Context) -> Parsed:
         elif TRADEMARK.search(text):
             builder.drop(line_number, text, "boilerplate: trademarks")
         elif _is_heading(rows, index):
-            current = builder.start(
-                Draft.on_line("rule", doc_key("jar", slug(text)), line_number, text, title=text)
-            )
+            part = doc_key("jar", slug(text))
+            current = builder.start(Draft.on_line("rule", part, line_number, text, title=text))
         elif ISSUE.match(text) and _ends_paragraph(rows, index) and not text.endswith("."):
             heading = [text]
             while heading[-1].count("(") > heading[-1].count(")") and index + 1 < len(rows):
@@ -72,7 +73,9 @@ def parse(ctx: Context) -> Parsed:
             title = " ".join(heading)
             words = slug(re.sub(r"\(.*", "", title)).split("-")[:KEY_WORDS]
             key = doc_key("jar", "-".join(words))
-            current = builder.start(Draft.on_line("rule", key, line_number, title, title=title))
+            current = builder.start(
+                Draft.on_line("rule", key, line_number, title, title=title, parent=part)
+            )
             current.last = rows[index][0]
             current.parts[:] = [title]
         elif current is None:
