@@ -141,7 +141,13 @@ def _glossary_entries(po, english: Record, item: Translated | None) -> None:  # 
 
 
 def _comment(record: Record, item: Translated) -> str:
+    # Where the translation prints it: its number, its rule's for an example or note, its
+    # headword for a glossary entry.
     number = f" {record.number}" if record.number else ""
+    if not number and record.parent:
+        number = f" {record.parent} {record.kind}"
+    elif not number and record.kind == "glossary" and record.title:
+        number = f" glossary “{record.title}”"
     follows = f", follows English {record.follows}" if record.follows else ""
     edition = record.edition or "undated"
     twice = f"; printed {item.copies} times" if item.copies > 1 else ""

@@ -205,6 +205,11 @@ def test_po_export_is_valid_and_marks_what_is_stale(po_home: Path, tmp_path: Pat
     assert changed.fuzzy and "For the purposes of deck construction" not in changed.previous_msgid
     untranslated = entries["100.2d", "100.2d"]  # new since 2020-11-20: nothing to translate from
     assert untranslated.msgstr == ""
+    # An example's comment names its rule, a glossary entry's its translated headword.
+    example = next(e for e in catalogue if e.msgctxt == "101.2 example 1")
+    assert example.comment.startswith("pt 101.2 example of comprehensive-rules.po")
+    island = next(e for e in catalogue if e.msgctxt == "glossary Island definition")
+    assert island.comment.startswith("pt glossary “Ilha” of comprehensive-rules.po")
     if shutil.which("msgfmt") is None:
         pytest.skip("msgfmt (Debian's gettext) is not installed; scripts/test installs it")
     check = subprocess.run(
