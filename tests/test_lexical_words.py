@@ -149,6 +149,14 @@ def test_term_base_finds_a_word_through_its_lemma(termbase: TermBase, lemmas: Le
     assert english(termbase, "muoiono", lemmas, "it") == {"die"}
 
 
+def test_a_lemma_reaches_the_general_words_too(termbase: TermBase, lemmas: Lemmas):
+    """A question's verb whose form is a general word of the cards (Italian "perde", lose):
+    "perdono" (they lose) is read as perdere, and "perde" is that form."""
+    assert english(termbase, "perde", None, "it") == {"lose"}
+    assert english(termbase, "perdono", None, "it") == set()
+    assert english(termbase, "perdono", lemmas, "it") == {"lose"}
+
+
 def test_a_lemma_reaches_only_terms_that_are_its_forms(termbase: TermBase, lemmas: Lemmas):
     """A form of the lemma must be the term itself: Spanish "muero" (a form of morir) shares a
     stem with "muro" (wall) and is not it."""

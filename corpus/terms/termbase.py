@@ -465,9 +465,11 @@ class TermBase:
         if len(written) != 1:
             return set()
         ((stem, form),) = written
-        return {
-            concept for concept, words in self._written.get((lang, (stem,)), ()) if words[0] == form
-        }
+        # A query's word: the general words' terms too ("perdono": perdere, whose form "perde"
+        # is lose's), as a query's words written alike are (`_named`).
+        key = (lang, (stem,))
+        forms = self._written.get(key, set()) | self._general.get(key, set())
+        return {concept for concept, words in forms if words[0] == form}
 
     def _by_english(self) -> dict[str, list[Term]]:
         if self._english_table is None:
