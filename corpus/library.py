@@ -12,7 +12,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -340,6 +340,7 @@ def records(documents: tuple[Document, ...]) -> Iterator[Record]:
 class Added:
     document: Document | None  # None when the same bytes were already in the library
     path: Path | None
+    beside: tuple[str, ...] = ()  # the library's other translations in its language
 
 
 def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
@@ -367,23 +368,50 @@ def known_hashes(home: Path, known: dict[str, list[Any]] | None = None) -> set[s
     return {entry[2] for entry in source_state(home, known).values()}
 
 
-def english_editions_kept(
-    home: Path, indexed: dict[str, tuple[str, ...]], indexed_files: set[str]
-) -> dict[str, str]:
-    """English CR edition -> the document of the library that carries it. `indexed`: the live
-    build's (edition -> its documents), `indexed_files` the documents it read; the documents
-    added since are read (from the parse cache `add` warmed)."""
+@dataclass(frozen=True)
+class Holdings:
+    """What `add` checks a new document against: the library's documents by what they are."""
+
+    editions: dict[str, str]  # English CR edition -> the document that carries it
+    translations: dict[str, str]  # translated CR document -> its language
+
+    def note(self, document: Document) -> None:
+        """Count a document in (one added now)."""
+        if _english_edition(document):
+            self.editions.setdefault(str(document.edition), document.source)
+        elif _translation(document):
+            self.translations[document.source] = document.lang
+
+    def other_translations(self, document: Document) -> list[str]:
+        """The library's other translations in the language of this one, if it is one."""
+        if not _translation(document):
+            return []
+        return sorted(s for s, lang in self.translations.items() if lang == document.lang)
+
+
+def holdings(
+    home: Path,
+    english: dict[str, tuple[str, ...]],
+    translations: dict[str, str],
+    indexed_files: set[str],
+) -> Holdings:
+    """The library's English editions and translations: the live build's (`english`: edition
+    -> its documents, `translations`: document -> language; `indexed_files` the documents it
+    read), for the documents still there, and those of the documents added since (read from
+    the parse cache `add` warmed)."""
     from corpus.read.ingest import IngestError
 
     present = {path.name for path in document_paths(home)}
-    kept = {e: s for e, sources in indexed.items() for s in sources if s in present}
+    kept = Holdings(
+        {e: s for e, sources in english.items() for s in sources if s in present},
+        {s: lang for s, lang in translations.items() if s in present},
+    )
     for name in sorted(present - indexed_files):
         try:
             document = parse_source(home, user_source(home, name))
         except (IngestError, OSError):
             continue  # the build reports it
-        if _english_edition(document):
-            kept.setdefault(str(document.edition), name)
+        kept.note(document)
     return kept
 
 
@@ -394,17 +422,24 @@ def _english_edition(document: Document) -> bool:
     return document.lang == "en" and bool(document.edition) and cr
 
 
+def _translation(document: Document) -> bool:
+    from corpus.model.documents import doc_of_layout
+
+    return document.lang != "en" and doc_of_layout(document.layout) == "cr"
+
+
 def add_document(
     home: Path,
     data: bytes,
     name: str,
     known: set[str] | None = None,
-    editions: dict[str, str] | None = None,
+    held: Holdings | None = None,
 ) -> Added:
     """Check a document (IngestError if unusable) and keep it in the home's documents.
     `known`: the hashes already in the library (computed when not given; updated).
-    `editions`: the English editions kept (`english_editions_kept`; updated): a second,
-    different copy of one is refused, as it would make two texts of one edition."""
+    `held`: the library's editions and translations (`holdings`; updated): a second,
+    different copy of an English edition is refused, as it would make two texts of one
+    edition."""
     from corpus.read.ingest import IngestError, ingest_bytes
 
     known = known_hashes(home) if known is None else known
@@ -414,19 +449,21 @@ def add_document(
     stored = stored_name(name, digest)
     document = ingest_bytes(data, stored)
     edition = str(document.edition)
-    if editions is not None and _english_edition(document) and edition in editions:
+    if held is not None and _english_edition(document) and edition in held.editions:
+        kept = held.editions[edition]
         raise IngestError(
-            f"{name}: English {edition} is already in the library as {editions[edition]}, "
-            "and this copy differs from it; to replace it, `mtgrules remove "
-            f"{editions[edition]}` first"
+            f"{name}: English {edition} is already in the library as {kept}, and this copy "
+            f"differs from it; to replace it, `mtgrules remove {kept}` first"
         )
     target = _keep_exclusively(paths.documents(home), stored, digest, data)
     known.add(digest)
-    if editions is not None and _english_edition(document):
-        editions[edition] = target.name
+    beside: tuple[str, ...] = ()
+    if held is not None:
+        beside = tuple(held.other_translations(document))
+        held.note(replace(document, source=target.name))
     if target.name == stored:
         _cache(home, Source(stored, data, {}), document)  # warm the parse cache for the next build
-    return Added(document, target)
+    return Added(document, target, beside)
 
 
 def _keep_exclusively(folder: Path, stored: str, digest: str, data: bytes) -> Path:

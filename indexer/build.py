@@ -98,12 +98,15 @@ def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
     loaded = library.load(home)
     library.prune_cache(home)
     failures, documents = loaded.failures, list(loaded.documents)
+    translations = {
+        d.source: d.lang for d in documents if d.lang != "en" and doc_of_layout(d.layout) == "cr"
+    }
     del loaded  # the build lets go of each stage's records once the next stage has them
     folder = _new_folder(plan)
     full: FullBuild | None = None
     try:
         full = _prepare_full(plan, documents, folder)
-        records_count, count = _write_full(plan, full, failures, progress, folder)
+        records_count, count = _write_full(plan, full, failures, progress, folder, translations)
     except BaseException:
         if full is not None and full.early is not None:
             full.early.cancel()
@@ -295,7 +298,12 @@ def _documents_of(
 
 
 def _write_full(
-    plan: Plan, full: FullBuild, failures: tuple[str, ...], progress: Progress | None, folder: Path
+    plan: Plan,
+    full: FullBuild,
+    failures: tuple[str, ...],
+    progress: Progress | None,
+    folder: Path,
+    translations: dict[str, str],
 ) -> tuple[int, int]:
     """A new build folder with the prepared records indexed, the hand-off file, and CURRENT
     swapped to it."""
@@ -338,6 +346,7 @@ def _write_full(
                 failures=failures,
                 english_editions=tuple(sorted(english)),
                 english_sources={e: tuple(english[e]) for e in sorted(english)},
+                translations=translations,
                 built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
                 checksums=checksums(folder),

@@ -51,6 +51,8 @@ class Current:
     records_checksum: tuple[int, int] | None  # records.jsonl: (size, CRC-32)
     # English edition -> the documents that carry it: what `add` checks a new copy against
     english_sources: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Translated CR document -> its language: what `add` tells a second translation against
+    translations: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Current:
@@ -71,6 +73,9 @@ class Current:
             english_sources={
                 str(e): tuple(map(str, s)) for e, s in (data.get("english_sources") or {}).items()
             },
+            translations={
+                str(s): str(lang) for s, lang in (data.get("translations") or {}).items()
+            },
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -87,6 +92,7 @@ class Current:
             "checksums": self.checksums,
             "records_checksum": list(self.records_checksum) if self.records_checksum else None,
             "english_sources": {e: list(s) for e, s in self.english_sources.items()},
+            "translations": dict(self.translations),
         }
 
 

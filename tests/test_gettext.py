@@ -356,3 +356,30 @@ def test_a_cleared_fuzzy_flag_makes_the_entry_current():
     assert draft.original == "To play, each player needs their own deck of Magic cards."
     assert "fuzzy" not in checked.flags
     assert checked.original is not None and checked.original.endswith("track life totals.")
+
+
+@pytest.mark.shared_data
+def test_a_second_translation_of_a_language_is_added_with_a_note(
+    po_home: Path, tmp_path: Path, shared_data: Path
+):
+    """A catalogue edited and added back beside its original: kept (both are shown), with a
+    note naming the other translation and the `remove` that keeps only the new one; whether
+    the original is indexed yet or not."""
+    _, exported = run(po_home, "export", "--format", "po", "--lang", "pt")
+    edited = tmp_path / "revisado.po"
+    edited.write_text(exported.replace("Um jogo de dois", "Uma partida de dois"), "utf-8")
+    original = shared_data / "cr/pt/comprehensive-rules.po"
+    note = (
+        "  note: the library has another pt translation (comprehensive-rules.po); both are "
+        "shown and searched, each beside the English it follows; to keep only this one, "
+        "`mtgrules remove comprehensive-rules.po`"
+    )
+    for indexed in (False, True):
+        home = tmp_path / f"home-{indexed}"
+        assert run(home, "add", str(original))[0] == 0
+        if indexed:
+            assert run(home, "index")[0] == 0
+        code, out = run(home, "add", str(edited))
+        assert code == 0
+        assert out.splitlines()[0].startswith("revisado.po: added as revisado.po (lang=pt")
+        assert out.splitlines()[-1] == note

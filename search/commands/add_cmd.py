@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from corpus import paths
-from corpus.library import add_document, english_editions_kept, known_hashes
+from corpus.library import Holdings, add_document, holdings, known_hashes
 from indexer.store import live_build, read_current
 from search.safe_text import echo, one_line
 
@@ -25,10 +25,11 @@ def command(files: tuple[Path, ...]) -> None:
     known = known_hashes(paths.home(), current.get("files"))
     live = live_build(paths.home())
     indexed = {n.removeprefix("documents/") for n in current.get("files") or {}}
-    editions = english_editions_kept(paths.home(), live.english_sources if live else {}, indexed)
+    english, translations = (live.english_sources, live.translations) if live else ({}, {})
+    held = holdings(paths.home(), english, translations, indexed)
     for path in files:
         try:
-            keep(read_file(path), path.name, known, editions)
+            keep(read_file(path), path.name, known, held)
         except IngestError as error:
             echo(f"error: {error}", err=True)
             failed += 1
@@ -40,13 +41,13 @@ def keep(
     data: bytes,
     name: str,
     known: set[str] | None = None,
-    editions: dict[str, str] | None = None,
+    held: Holdings | None = None,
 ) -> None:
     """Add one document's bytes and report it in one line (IngestError if unusable)."""
     home = paths.home()
     shown = one_line(name)  # a newline in a file name must not forge a second line
     try:
-        added = add_document(home, data, name, known, editions)
+        added = add_document(home, data, name, known, held)
     except OSError as error:
         raise click.ClickException(
             f"{shown}: cannot store it in {paths.documents(home)} ({error.strerror}); "
@@ -64,6 +65,13 @@ def keep(
     )
     for warning in document.warnings:
         echo(f"  warning: {warning}")
+    if added.beside:
+        others = ", ".join(one_line(s) for s in added.beside)
+        echo(
+            f"  note: the library has another {document.lang} translation ({others}); both are "
+            f"shown and searched, each beside the English it follows; to keep only this one, "
+            f"`mtgrules remove {one_line(added.beside[0])}`"
+        )
 
 
 def read_file(path: Path) -> bytes:
