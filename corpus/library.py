@@ -379,12 +379,12 @@ class Holdings:
         """Count a document in (one added now)."""
         if _english_edition(document):
             self.editions.setdefault(str(document.edition), document.source)
-        elif _translation(document):
+        elif is_translation(document):
             self.translations[document.source] = document.lang
 
     def other_translations(self, document: Document) -> list[str]:
         """The library's other translations in the language of this one, if it is one."""
-        if not _translation(document):
+        if not is_translation(document):
             return []
         return sorted(s for s, lang in self.translations.items() if lang == document.lang)
 
@@ -422,10 +422,16 @@ def _english_edition(document: Document) -> bool:
     return document.lang == "en" and bool(document.edition) and cr
 
 
-def _translation(document: Document) -> bool:
+WHOLE_TRANSLATION = 200  # rules: a translated CR (or most of one), not a page or an excerpt
+
+
+def is_translation(document: Document) -> bool:
+    """A whole translated CR (or most of one): what a second of its language is noted beside."""
     from corpus.model.documents import doc_of_layout
 
-    return document.lang != "en" and doc_of_layout(document.layout) == "cr"
+    rules = sum(1 for r in document.records if r.kind == "rule")
+    cr = doc_of_layout(document.layout) == "cr"
+    return document.lang != "en" and cr and rules >= WHOLE_TRANSLATION
 
 
 def add_document(

@@ -98,9 +98,7 @@ def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
     loaded = library.load(home)
     library.prune_cache(home)
     failures, documents = loaded.failures, list(loaded.documents)
-    translations = {
-        d.source: d.lang for d in documents if d.lang != "en" and doc_of_layout(d.layout) == "cr"
-    }
+    translations = {d.source: d.lang for d in documents if library.is_translation(d)}
     del loaded  # the build lets go of each stage's records once the next stage has them
     folder = _new_folder(plan)
     full: FullBuild | None = None

@@ -127,17 +127,19 @@ class Engine:
         edition = filters.edition
         known = True
         if edition:
-            edition = resolve_edition(edition, self.english_editions)
-            if not (known := self.versions.has_edition(edition)):
-                # A date between editions: the rules in effect then, the newest English
-                # edition on or before it, as each judge document's is read below.
-                newest = in_effect_on(self.english_editions, edition)
-                edition, known = newest or edition, newest is not None
+            asked = edition = resolve_edition(edition, self.english_editions)
+            # Each judge document's edition in effect on the date asked, by its own dates (the
+            # MTR of 2024-12-16 on 2024-12-20, though the CR's then is 2024-11-08's).
             in_effect = tuple(
                 (doc, newest)
                 for doc, dates in self._judge_editions.items()
-                if (newest := in_effect_on(dates, edition))
+                if (newest := in_effect_on(dates, asked))
             )
+            if not (known := self.versions.has_edition(edition)):
+                # A date between editions: the rules in effect then, the newest English
+                # edition on or before it; a library of judge documents only has theirs.
+                newest = in_effect_on(self.english_editions, edition)
+                edition, known = newest or edition, newest is not None or bool(in_effect)
             filters = dataclasses.replace(
                 filters, edition=edition, in_effect=in_effect, asked_edition=filters.edition
             )

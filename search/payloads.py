@@ -176,8 +176,8 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
     number = as_number(rule)
     if number is not None and not filters.edition:
         printed = engine.versions.editions_numbering(number.number)
-        if printed:
-            newest = engine.english_editions[-1]
+        newest = engine.english_editions[-1] if engine.english_editions else None
+        if printed and printed[-1] != newest:  # else the newest prints it: --lang left it out
             return (
                 f"{number.number} is no rule of the newest English edition ({newest}); English"
                 f" {printed[-1]} printed it: `mtgrules show {number.number} --edition"
@@ -218,7 +218,25 @@ def _show_part(
     its citations: other parts of the judges' documents and rules of the CR."""
     from corpus.model.citations import citations
 
+    try:
+        # --edition DATE: the document's own edition in effect then (its dates are not the CR's)
+        filters = engine.with_edition(filters)
+    except QueryError as error:
+        raise Problem.of(error) from None
     results = engine.lookup_part(part, filters)
+    if (
+        not results
+        and filters.langs
+        and engine.lookup_part(part, dataclasses.replace(filters, langs=()))
+    ):
+        # The part is there, in another language than those asked for (the judge documents
+        # are in English here).
+        doc = doc_of_key(part).upper()
+        raise Problem(
+            f"the library has no {named(filters.langs, ' or ')} text of {part} (the {doc} is "
+            f"in {named(engine.languages_of(doc_of_key(part)))} only); show it without --lang",
+            404,
+        )
     if not results:
         raise Problem(_no_such_part(engine, asked, part), 404)
     keys = {r.key for r in results}
@@ -387,9 +405,12 @@ def diff(
     rule: str | None,
     ignore_typography: bool,
     doc: str = "cr",
+    numbering: str = "both",
 ) -> dict[str, Any]:
     """{"from", "to", "lang", "changes"} for one language; {"diffs": [...]} for several. `doc`:
-    which document's editions (cr, mtr, ipg, jar): each has its own."""
+    which document's editions (cr, mtr, ipg, jar): each has its own. `numbering`: `rule` read
+    in both editions' numbering (what happened at that number), or in the `to` edition's only
+    (that rule's changes)."""
     from corpus.align.editions import by_edition, compare
 
     records = [r for r in records if doc_of_key(r.key) == doc]
@@ -420,10 +441,14 @@ def diff(
         changes = compare(
             editions[old], editions[new], ignore_typography=ignore_typography, through=between
         )
-        if part:
-            changes = [
-                c for c in changes if _under(part, c.old) or (not gone and _under(part, c.new))
-            ]
+        if part and (gone or numbering == "to"):
+            # One rule's changes (the rule page's link): RULE read in the numbering of the
+            # edition compared to, as keys are today's: 726.1 of 2025-11-14 → 2026-08-07 is the
+            # initiative, moved there from 725.1, not also Restarting the Game, which moved
+            # away from 726.1. A removed rule has only its old number; a gone key names that.
+            changes = [c for c in changes if _under(part, c.old if gone or not c.new else c.new)]
+        elif part:  # what happened at this number, in either edition
+            changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
         payloads.append(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
         )

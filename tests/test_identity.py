@@ -380,3 +380,43 @@ def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
     assert api.json()["error"] in html.unescape(page.text)
     assert client.get("/diff?lang=en,xx").status_code == 400
     assert "lang: one of" in client.get("/diff?lang=en,xx").text
+
+
+def test_a_rule_of_the_newest_edition_not_in_the_language_asked_says_which_languages_have_it(
+    library: Path,
+):
+    """`show 725.1 --lang it`: today's 725.1 is printed by the newest edition, so the error says
+    which languages have it (English and Spanish), not that an older edition printed it."""
+    result = CliRunner().invoke(cli, ["show", "725.1", "--lang", "it"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: the library has no Italian text of 725.1, only English and Spanish; show it "
+        "without --lang or with --lang en\n"
+    )
+
+
+def test_a_rule_pages_diff_link_shows_that_rules_changes_alone(library: Path):
+    """/rule/726.1 (the initiative, 725.1 until 2026-08-07) links what changed in it: the move
+    725.1 → 726.1 alone, not Restarting the Game moving away from 726.1; the CLI's `diff …
+    726.1` still says what happened at that number in either edition."""
+    import re
+
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    page = client.get("/rule/726.1").text
+    link = next(
+        h.replace("&amp;", "&")
+        for h in re.findall(r'href="(/diff\?[^"]*)"', page)
+        if "numbering=to" in h
+    )
+    assert client.get(link).status_code == 200
+    changes = client.get("/api" + link).json()["changes"]
+    assert [(c["status"], c["from"], c["to"]) for c in changes] == [("moved", "725.1", "726.1")]
+    both = json.loads(run("diff", "--from", "2025-11-14", "--to", "2026-08-07", "726.1", "--json"))
+    assert {(c["from"], c["to"]) for c in both["changes"]} >= {
+        ("725.1", "726.1"),
+        ("726.1", "727.1"),
+    }

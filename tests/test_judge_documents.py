@@ -445,6 +445,49 @@ def test_search_with_an_edition_shows_the_judge_sections_of_that_edition(
     assert "Aetherdrift™ February 7, 2025" in shown["2024-12-16"]["text"]
 
 
+def test_show_with_an_edition_shows_the_judge_part_of_that_edition(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "MTR 3.7" --edition 2024-11-08` is MTR 2024-09-23's 3.7, the one in effect that day
+    (Foundations the new set), as search gives it, in a library of judge documents alone; the
+    web page and the API too."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    payload = json.loads(
+        run(judge_home, monkeypatch, "show", "MTR 3.7", "--edition", "2024-11-08", "--json")
+    )
+    (record,) = payload["results"][0]["records"]
+    assert record["edition"] == "2024-09-23" and record["source"] == "MTR-20240923.html"
+    assert "Foundations™ November 8, 2024" in record["text"]
+    # A date after the MTR's December edition: that one, by the MTR's own dates.
+    december = json.loads(
+        run(judge_home, monkeypatch, "show", "MTR 3.7", "--edition", "2024-12-20", "--json")
+    )
+    assert december["results"][0]["records"][0]["edition"] == "2024-12-16"
+    newest = json.loads(run(judge_home, monkeypatch, "show", "MTR 3.7", "--json"))
+    assert newest["results"][0]["records"][0]["edition"] == "2025-11-10"
+    client = TestClient(create_app(judge_home))
+    api = client.get("/api/show/MTR 3.7", params={"edition": "2024-11-08"}).json()
+    assert api["results"][0]["records"][0]["edition"] == "2024-09-23"
+    page = client.get("/doc/mtr/3.7", params={"edition": "2024-11-08"}).text
+    assert "Foundations™ November 8, 2024" in page
+
+
+def test_show_of_a_judge_part_in_a_language_it_is_not_in_says_so(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "MTR 2.3" --lang it`: the part is there, in English only; not "no MTR 2.3"."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(cli, ["show", "MTR 2.3", "--lang", "it"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: the library has no Italian text of MTR 2.3 (the MTR is in English only); "
+        "show it without --lang\n"
+    )
+
+
 def test_searching_a_judge_document_in_a_language_it_is_not_in_says_so(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

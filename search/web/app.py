@@ -293,6 +293,7 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
         query.get("rule"),
         ignore,
         doc,
+        "to" if query.get("numbering") == "to" else "both",
     )
 
 

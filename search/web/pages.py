@@ -345,6 +345,7 @@ async def diff_page(request: Request) -> Response:
         return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
     params = {"from": old, "to": new, "lang": ",".join(langs), "rule": rule or None, "doc": doc}
     params["ignore_typography"] = "1" if form["ignore"] else None
+    params["numbering"] = "to" if query.get("numbering") == "to" else None
     try:
         payload = await library.run(api_diff, library, _with_query(request, params))
         diffs = payload.get("diffs", [payload])
