@@ -192,6 +192,7 @@ SEVERITY: dict[str, tuple[str, int]] = {
     "order": ("error", 3),
     "letter": ("warning", 3),
     "gap": ("warning", 3),
+    "typed": ("warning", 3),  # a catalogue's msgstr numbered unlike its msgid
     "references": ("warning", 4),
     "absent": ("warning", 4),
     "list": ("warning", 5),

@@ -91,6 +91,25 @@ def test_the_po_reader_never_crashes(msgstrs: list[str]):
         assert "x.po" in str(error)
 
 
+def test_an_unterminated_string_is_refused_by_its_line():
+    """`msgid "100.1a A two-player` with no closing quote: polib would read "A two-playe" and a
+    record with it; msgfmt refuses the file, and so does `add`, naming the line."""
+    from corpus.read.ingest import IngestError
+
+    broken = small().decode("utf-8").replace(
+        'msgid "100.1a A two-player game is a game that begins with only two players."',
+        'msgid "100.1a A two-player game',
+    )
+    line = broken.splitlines().index('msgid "100.1a A two-player game') + 1
+    with pytest.raises(IngestError) as refused:
+        ingest_bytes(broken.encode("utf-8"), "broken.po")
+    assert str(refused.value) == (
+        f"broken.po: not a valid PO catalogue: line {line} is not a whole quoted string "
+        "(msgfmt --check shows every fault); fix it and add it again"
+    )
+    assert ingest_bytes(small(), "whole.po").records  # escapes and quotes inside are fine
+
+
 def test_portuguese_is_one_row_of_the_table():
     """pt has its stop words, stemmer, question words and CR headings; shown after es."""
     from corpus.model.words import stop_words
@@ -263,6 +282,17 @@ def test_check_counts_a_catalogues_untranslated_rules_once(po_home: Path):
     assert [(p["severity"], p["message"]) for p in untranslated] == [
         ("info", "1,874 rules of English 2020-11-20 are untranslated entries here")
     ]
+    # The msgstrs numbered unlike their msgids, as `add` and `sources` warn of them.
+    typed = [p for p in payload["problems"] if p["kind"] == "typed"]
+    assert payload["counts"]["typed"] == len(typed) == 6
+    assert {
+        "source": "comprehensive-rules.po",
+        "number": "201.5",
+        "check": "typed",
+        "kind": "typed",
+        "severity": "warning",
+        "message": "msgstr numbered 2015.5 where its msgid is 201.5 (line 1925); kept as 201.5",
+    } in typed
     _, text = run(po_home, "check", "--lang", "pt")
     assert (
         "info    comprehensive-rules.po: untranslated: 1,874 rules of English 2020-11-20 are "

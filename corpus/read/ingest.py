@@ -44,6 +44,8 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     # A PO catalogue's msgids are English: its language is its msgstrs', and the edition it
     # follows is decided by comparing its msgids with the English editions (corpus.align.following).
     po = gettext.looks_like_po(lines)
+    if po and (broken := gettext.catalogue(lines).error):
+        raise IngestError(f"{source}: {broken}; fix it and add it again")
     text = gettext.translations_text(lines) if po else "\n".join(lines)
     lang = (
         detect_language(text)

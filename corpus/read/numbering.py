@@ -16,8 +16,8 @@ from corpus.model.records import Record
 class Problem:
     source: str
     number: str | None
-    check: str  # duplicate, order, gap, letter; and in corpus.qa: missing, extra, names, list,
-    # references, absent, translator-note, untranslated
+    check: str  # duplicate, order, gap, letter, typed; and in corpus.qa: missing, extra, names,
+    # list, references, absent, translator-note, untranslated
     message: str
 
 
@@ -64,6 +64,13 @@ def numbering_problems(records: Sequence[Record]) -> list[Problem]:
             message = f"{rule.number} without {previous} before it"
             problems.append(Problem(rule.source, rule.number, "gap", message))
         seen.add(rule.number)
+        for flag in rule.flags:
+            if flag.startswith("typed:"):  # corpus/read/layouts/gettext.py: a msgstr's typo
+                message = (
+                    f"msgstr numbered {flag.removeprefix('typed:')} where its msgid is "
+                    f"{rule.number} (line {rule.lines[0]}); kept as {rule.number}"
+                )
+                problems.append(Problem(rule.source, rule.number, "typed", message))
     return problems
 
 
@@ -73,5 +80,5 @@ def numbering_warnings(records: Sequence[Record]) -> list[str]:
     return [
         f"rule {p.message}" + (": out of order" if p.check == "order" else "")
         for p in numbering_problems(records)
-        if p.check != "gap"
+        if p.check not in ("gap", "typed")  # a catalogue's typo: its parser says it already
     ]

@@ -30,6 +30,11 @@ NAME = "gettext-po"
 
 _SYNTAX = re.compile(r'^\s*(?:#|msgctxt\s+"|msgid(?:_plural)?\s+"|msgstr(?:\[\d+\])?\s+"|")')
 _ANY_NUMBER = re.compile(r"^\s*\d+(?:\.\d+[a-zA-Z]*)?\.?\s+")
+# A keyword's or a continuation's string, whole: opening and closing quotes, escapes inside.
+_STRING_LINE = re.compile(
+    r'^\s*(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*$'
+)
+_KEYWORD_OR_STRING = re.compile(r'^\s*(?:msgctxt|msgid|msgid_plural|msgstr|")')
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,12 @@ def catalogue(lines: list[str]) -> Catalogue:
     """The catalogue's entries, with the lines each spans (polib reads the syntax)."""
     import polib
 
+    for number, line in enumerate(lines, start=1):
+        # polib reads an unterminated string as far as it goes ("100.1a A two-playe"), where
+        # msgfmt refuses the file: so is it refused here, by the line.
+        if _KEYWORD_OR_STRING.match(line) and not _STRING_LINE.match(line):
+            return Catalogue((), {}, None, f"not a valid PO catalogue: line {number} is not a "
+                             "whole quoted string (msgfmt --check shows every fault)")  # fmt: skip
     text = "\n".join(lines)
     try:
         po = polib.pofile(text + "\n", wrapwidth=0)
@@ -247,6 +258,7 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
     """The translated record of one English record's entries; None when none is translated
     (each untranslated entry is then a dropped line)."""
     parts: list[str] = []
+    typed: str | None = None  # a number the msgstr prints unlike its msgid's
     title: str | None = english.title
     for position, entry in enumerate(own):
         text = entry.msgstr.strip()
@@ -254,7 +266,7 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
             parsed.dropped.append(Dropped(entry.line, entry.msgid, "untranslated: empty msgstr"))
             continue
         if position == 0 and english.kind == "rule" and english.number:
-            text = _numbered(english.number, entry, text, parsed)
+            text, typed = _numbered(english.number, entry, text, parsed)
         if position == 0 and english.kind == "glossary":
             title = text  # the headword, translated
             continue
@@ -289,20 +301,25 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
         flags=(
             *(("translator-note",) if TRANSLATOR_NOTE.search(text) else ()),
             *(("fuzzy",) if fuzzy else ()),
+            # `check` reports it, as the warning of `add` and `sources` does
+            *((f"{TYPED}{typed}",) if typed else ()),
         ),
     )
 
 
-def _numbered(number: str, entry: Entry, text: str, parsed: Parsed) -> str:
-    """The msgstr without its rule number (the msgid's is the rule's); a different number is a
-    translator's typo ("2015.5." for 201.5), said as a warning."""
+TYPED = "typed:"  # a record's flag: the number its msgstr prints, unlike its msgid's
+
+
+def _numbered(number: str, entry: Entry, text: str, parsed: Parsed) -> tuple[str, str | None]:
+    """The msgstr without its rule number (the msgid's is the rule's), and a different number
+    it prints: a translator's typo ("2015.5." for 201.5), said as a warning."""
     written = _ANY_NUMBER.match(text)
     if written is None:
-        return text
+        return text, None
     typed = written.group().strip().rstrip(".")
-    if typed != number:
-        parsed.warnings.append(
-            f"line {entry.line}: msgstr numbered {typed} where its msgid is "
-            f"{number}; kept as {number}"
-        )
-    return text[written.end() :]
+    if typed == number:
+        return text[written.end() :], None
+    parsed.warnings.append(
+        f"line {entry.line}: msgstr numbered {typed} where its msgid is {number}; kept as {number}"
+    )
+    return text[written.end() :], typed
