@@ -422,6 +422,22 @@ def _english_edition(document: Document) -> bool:
     return document.lang == "en" and bool(document.edition) and cr
 
 
+def _same_text(home: Path, name: str, document: Document) -> bool:
+    """Whether a document of the library has this one's records, text for text (a copy saved
+    in another encoding or with other line ends)."""
+    from corpus.read.ingest import IngestError
+
+    try:
+        kept = parse_source(home, user_source(home, name))
+    except (IngestError, OSError):
+        return False
+
+    def texts(d: Document) -> list[tuple[str, str, str]]:
+        return [(r.key, r.kind, r.text) for r in d.records]
+
+    return texts(kept) == texts(document)
+
+
 WHOLE_TRANSLATION = 200  # rules: a translated CR (or most of one), not a page or an excerpt
 
 
@@ -457,6 +473,8 @@ def add_document(
     edition = str(document.edition)
     if held is not None and _english_edition(document) and edition in held.editions:
         kept = held.editions[edition]
+        if _same_text(home, kept, document):
+            return Added(None, None)  # the same rules in another encoding: nothing to do
         raise IngestError(
             f"{name}: English {edition} is already in the library as {kept}, and this copy "
             f"differs from it; to replace it, `mtgrules remove {kept}` first"

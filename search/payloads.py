@@ -612,15 +612,32 @@ def _part_history(
 
     doc = doc_of_key(part)
     editions = by_edition([r for r in records if doc_of_key(r.key) == doc], "en")
-    events = part_history(part, list(editions.items()), ignore_typography=ignore_typography)
+    loaded = list(editions.items())
+    events = part_history(part, loaded, ignore_typography=ignore_typography)
     if not events:
         raise Problem(f"no {part} in any loaded edition; see `mtgrules sources`", 404)
+    # A chapter's history covers its sections (MTR 2: 2.1 … 2.13), the JAR's Common Issues
+    # its issues, as a rule's covers its subrules; a section is read whole, its parts included.
+    chapter = part.rpartition(" ")[2].isdigit()
+    below = sorted(
+        {
+            r.key
+            for _, rs in loaded
+            for r in rs
+            if r.key != part and ((chapter and r.key.startswith(part + ".")) or r.parent == part)
+        },
+        key=lambda key: (sort_key(key), key),
+    )
+    subrules = {
+        key: [asdict(e) for e in part_history(key, loaded, ignore_typography=ignore_typography)]
+        for key in below
+    }
     return {
         "rule": part,
         "edition": edition,
         "oldest_loaded": next(iter(editions)),
         "history": [asdict(e) for e in events],
-        "subrules": {},  # a judge document's section is read whole, its parts included
+        "subrules": subrules,
     }
 
 

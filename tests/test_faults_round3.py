@@ -581,6 +581,14 @@ def test_a_second_different_copy_of_an_english_edition_is_refused(
         "MagicCompRules-20260807.txt: already in the library, nothing to do\n",
         "",
     )
+    # The same rules saved in another encoding are the same edition, not a second copy.
+    utf16 = tmp_path / "MagicCompRules-utf16.txt"
+    utf16.write_bytes(whole.read_bytes().decode("utf-8-sig").encode("utf-16"))
+    assert run("add", str(utf16)) == (
+        0,
+        "MagicCompRules-utf16.txt: already in the library, nothing to do\n",
+        "",
+    )
     assert sorted(p.name for p in paths.documents(home).iterdir()) == [
         "MagicCompRules-20260807.txt"
     ]

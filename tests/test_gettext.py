@@ -96,9 +96,13 @@ def test_an_unterminated_string_is_refused_by_its_line():
     record with it; msgfmt refuses the file, and so does `add`, naming the line."""
     from corpus.read.ingest import IngestError
 
-    broken = small().decode("utf-8").replace(
-        'msgid "100.1a A two-player game is a game that begins with only two players."',
-        'msgid "100.1a A two-player game',
+    broken = (
+        small()
+        .decode("utf-8")
+        .replace(
+            'msgid "100.1a A two-player game is a game that begins with only two players."',
+            'msgid "100.1a A two-player game',
+        )
     )
     line = broken.splitlines().index('msgid "100.1a A two-player game') + 1
     with pytest.raises(IngestError) as refused:

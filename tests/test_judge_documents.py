@@ -382,6 +382,23 @@ def test_history_of_a_judge_section_as_text(
     )
 
 
+def test_history_of_a_chapter_covers_its_sections(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """history "MTR 2": the chapter heading never changed, its sections did (2.1, 2.7, 2.9, …),
+    as `history 702.19` covers its subrules; the JAR's Common Issues covers its five issues."""
+    chapter = run(judge_home, monkeypatch, "history", "MTR 2").splitlines()
+    assert chapter[0].startswith("MTR 2: 0 changes; its 13 parts: ")
+    assert "MTR 2.1:" in chapter and "MTR 2.7:" in chapter
+    payload = json.loads(run(judge_home, monkeypatch, "history", "MTR 2", "--json"))
+    assert list(payload["subrules"])[:3] == ["MTR 2.1", "MTR 2.2", "MTR 2.3"]
+    assert [e["edition"] for e in payload["subrules"]["MTR 2.1"] if e["event"] == "changed"] == [
+        "2025-11-10"
+    ]
+    issues = json.loads(run(judge_home, monkeypatch, "history", "JAR common-issues", "--json"))
+    assert len(issues["subrules"]) == 5
+
+
 def test_sources_lists_the_documents(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """sources says which document each file is."""
     payload = json.loads(run(judge_home, monkeypatch, "sources", "--json"))
@@ -539,6 +556,7 @@ def test_web_doc_page_shows_penalty_edition_and_links(judge_home: Path) -> None:
     assert "penalty: No Penalty" in page.text and "2024-09-23" in page.text
     assert '<a href="/doc/mtr/4.3">MTR section 4.3</a>' in page.text
     assert client.get("/doc/mtr/2.3").text.count('href="/doc/mtr/2.2"') >= 1
+    assert client.get("/doc/MTR/2.3").status_code == 200  # any case, as the command line
     search = client.get("/", params={"q": "tardiness", "doc": "ipg"})
     assert 'name="doc" value="ipg" checked' in search.text
     assert 'href="/doc/ipg/3.1"' in search.text

@@ -127,8 +127,10 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
         except ValueError as error:
             raise click.ClickException(str(error)) from None
         if left_out:
-            shown = ", ".join(r.number or r.key for r in left_out[:5])
-            more = f" and {len(left_out) - 5:,} more" if len(left_out) > 5 else ""
+            # Each rule or entry once (an article's paragraphs share their mechanic's key).
+            named = list(dict.fromkeys(r.number or r.key for r in left_out))
+            shown = ", ".join(named[:5])
+            more = f" and {len(named) - 5:,} more" if len(named) > 5 else ""
             echo(
                 f"note: {len(left_out):,} {lang} translations are not in the catalogue: today's "
                 f"English has no line for them ({shown}{more}); `mtgrules stale --lang {lang}` "

@@ -58,7 +58,9 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
         named = f"{named} of {payload['edition']} ({now})"
     summary = f"{named}: {changes} change{'' if changes == 1 else 's'}"
     if subrules:
-        summary += f"; its {len(subrules)} subrules: {below} change{'' if below == 1 else 's'}"
+        # A judge document's chapter has sections (the JAR's Common Issues, issues): its parts.
+        parts = "subrules" if payload.get("key") else "parts"
+        summary += f"; its {len(subrules)} {parts}: {below} change{'' if below == 1 else 's'}"
     always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
     since = f"in every loaded edition since {oldest}" if always else f"loaded editions {oldest} on"
     echo(f"{summary} ({since})")

@@ -250,7 +250,7 @@ async def rule_page(request: Request) -> Response:
 async def doc_page(request: Request) -> Response:
     """/doc/mtr/2.3: a part of a judge document, on the rule page (the penalty, the edition,
     the citations as links)."""
-    doc, part = request.path_params["doc"], request.path_params["part"]
+    doc, part = request.path_params["doc"].lower(), request.path_params["part"]  # /doc/MTR/2.3
     if doc not in JUDGE:
         return error_page(404, f"{doc} — mtgrules", f"no such document; valid: {', '.join(JUDGE)}")
     return await _rule_page(request, f"{doc.upper()} {part}")
@@ -336,7 +336,8 @@ async def diff_page(request: Request) -> Response:
     rule = query.get("rule", "").strip()
     form = {"lang": lang, "from": old, "to": new, "rule": rule, "editions": editions, "doc": doc}
     form["ignore"] = query.get("ignore_typography", "") in ("1", "true", "yes")
-    title = f"diff {old} → {new}{', ' + rule if rule else ''} — mtgrules"
+    compared = f" {old} → {new}" if old and new else ""  # one edition: nothing to compare
+    title = f"diff{compared}{', ' + rule if rule else ''} — mtgrules"
     if len(editions) < 2:
         name = ENGLISH_NAMES[lang] if doc == "cr" else doc.upper()
         note = f"this library has {len(editions) or 'no'} dated {name} edition" + (
