@@ -638,6 +638,24 @@ def test_a_longer_left_column_keeps_its_last_items_in_their_place(shared_data: P
     assert modern.text.endswith("Yorion, Sky Nomad")
 
 
+def test_a_longer_left_column_beside_a_wrapped_right_item_keeps_its_place(
+    shared_data: Path,
+) -> None:
+    """MTR 2024-09-23's Modern and Pioneer lists: the left column's last items stand beside
+    the right column's last item wrapped ("… Foundations (effective" / "November 8, 2024)"):
+    they are read in the left column, and the wrapped item whole, so `diff --doc mtr` does not
+    see Fate Reforged moved."""
+    records = {r.key: r.text for r in judge(shared_data, "MTR-20240923").records}
+    modern, pioneer = records["MTR 6.4"], records["MTR 6.7"]
+    assert "Khans of Tarkir™ • Fate Reforged™ • Dragons of Tarkir™ • Magic Origins™ • Battle" in (
+        modern
+    )
+    assert "• Magic: The Gathering Foundations (effective November 8, 2024) The following" in (
+        modern
+    )
+    assert "Ravnica Allegiance • War of the Spark • " in pioneer
+
+
 NEWEST_JUDGE_FILES = ("MTR-20251110.html", "IPG-20240923.html", "JAR-20240923.html")
 
 

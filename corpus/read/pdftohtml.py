@@ -88,11 +88,12 @@ def _in_columns(rows: list[Row], middle: float) -> list[tuple[int, str]]:
         if not columned[index] and columned[index - 1] and any(columned[index + 1 : index + 3]):
             columned[index] = True
     # The left column's last items, below the right column's last (a longer left column:
-    # "• Shadows over Innistrad" under "• Oath of the Gatewatch", beside nothing).
+    # "• Shadows over Innistrad" under "• Oath of the Gatewatch", beside nothing, or beside
+    # the right column's last item wrapped: "• Fate Reforged" beside "November 8, 2024)").
     for index in range(1, len(split)):
-        top, left, right, _ = split[index]
+        top, left, _, _ = split[index]
         after = columned[index - 1] and top - split[index - 1][0] <= 2 * LINE_STEP
-        if after and not columned[index] and left.startswith("•") and not right:
+        if after and not columned[index] and left.startswith("•"):
             columned[index] = True
     out: list[tuple[int, str]] = []
     index = 0
