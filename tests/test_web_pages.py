@@ -293,7 +293,7 @@ def test_a_renumbered_rule_is_a_move_for_its_translation(event: TestClient):
     assert "Spanish (magic_rules_clean.pdf) follows English 2025-11-14" in banner
     assert 'moved to <a href="/rule/310.9">310.9</a></strong>, its text unchanged.' in banner
     assert "<del>" not in banner and "[-" not in banner
-    assert 'href="/diff?from=2025-11-14&amp;to=2026-08-07&amp;rule=310.9"' in page
+    assert 'href="/diff?from=2025-11-14&amp;to=2026-08-07&amp;rule=310.9&amp;numbering=to"' in page
 
 
 @pytest.mark.shared_data
