@@ -153,3 +153,24 @@ def test_a_damaged_saved_term_base_is_read_from_its_json(tmp_path):
     loaded = TermBase.read(tmp_path / "termbase.sqlite", tmp_path / "termbase.json")
     assert loaded is not None and type(loaded) is TermBase
     assert loaded.to_json() == built.to_json()
+
+
+def test_a_concept_its_content_words_would_misname_needs_its_whole_phrase(tmp_path):
+    """ "level up" is not every "level" (MTR 1.12's Rules Enforcement Level), "in play" not every
+    "play", "any target" not every "target": an English concept left with one content word once
+    its small words are dropped is found only as its whole phrase, inflected or not, in a text
+    and in a query; the saved term base answers alike."""
+    built = TermBase(static_terms(), english=["level up", "in play", "any target", "monarch"])
+    saved = tmp_path / "termbase.sqlite"
+    saved.write_bytes(built.to_ready())
+    loaded = TermBase.read(saved, tmp_path / "none.json")
+    assert loaded is not None
+    for termbase in (built, loaded):
+        found = termbase.concepts_in("Rules Enforcement Level: players play at this level", "en")
+        assert not {"level up", "in play"} & set(found)
+        assert "level up" in termbase.concepts_in("A creature with level up levels up", "en")
+        assert "in play" in termbase.concepts_in("Cards in play are permanents", "en")
+        assert "any target" not in termbase.concepts_in("Choose target creature", "en")
+        assert "any target" in termbase.concepts_in("It deals 3 damage to any target", "en")
+        assert "level up" not in termbase.named_by("level")
+        assert "level up" in termbase.named_by("level up")

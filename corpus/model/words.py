@@ -112,6 +112,25 @@ def plural(name: str) -> str:
 _NOT_PLURAL = ("ss", "'s", "us", "is", "plains", "status")
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+@lru_cache(maxsize=20_000)
+def whole_phrase(concept: str) -> re.Pattern[str] | None:
+    """For an English concept that its content words alone would misname (one content word left:
+    "level up" is not every "level", "in play" not every "play", "any target" not every
+    "target"), the pattern of its words as written, each content word inflected; else None."""
+    words = [w for w in tokens(re.sub(r"\([^)]*\)", " ", concept)) if w]
+    while words and words[0] in _ARTICLES:
+        words = words[1:]
+    stop = stop_words("en")
+    content = [w for w in words if w not in stop]
+    if len(content) != 1 or len(words) < 2:
+        return None
+    parts = [re.escape(w) + ("" if w in stop else r"\w*") for w in words]
+    return re.compile(r"\b" + r"\W+".join(parts) + r"\b", re.IGNORECASE)
+
+
 def concept_name(english: str) -> str:
     """Common nouns in lower case (forest = Forest); proper names and mechanics keep theirs."""
     return english if english[:1].isupper() and " " in english else english.lower()

@@ -30,6 +30,7 @@ from corpus.model.words import (
     plain_words,
     stop_words,
     tokens,
+    whole_phrase,
 )
 from corpus.paths import DATA
 
@@ -345,7 +346,15 @@ class TermBase:
                 end = start + len(key)
                 if tuple(stems[start:end]) == key:
                     found.extend(sorted(self._written_as(lang, key, words[start:end])))
+        if lang == "en" and found:
+            found = [c for c in found if self._as_phrase(c, text)]
         return found
+
+    def _as_phrase(self, concept: str, text: str) -> bool:
+        """Whether an English text names a concept its content words alone would misname
+        ("level up") by its whole phrase; any other concept, as its words found it."""
+        pattern = whole_phrase(concept)
+        return pattern is None or pattern.search(text) is not None
 
     def _written_as(
         self, lang: str, key: tuple[str, ...], words: tuple[str, ...], general: bool = False
@@ -499,4 +508,4 @@ class TermBase:
         return bool(self._english(word))
 
     def _english(self, phrase: str) -> set[str]:
-        return self._named("en", phrase)
+        return {c for c in self._named("en", phrase) if self._as_phrase(c, phrase)}
