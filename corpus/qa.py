@@ -186,6 +186,7 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
 # What a translator must fix first: rules missing or extra, numbers printed twice or out of
 # order, wrong citations, lists, then the notes to read. (kind -> severity, rank)
 SEVERITY: dict[str, tuple[str, int]] = {
+    "edition": ("info", 0),  # checked against English long before its date: read first
     "missing": ("error", 1),
     "extra": ("error", 2),
     "duplicate": ("error", 3),

@@ -660,6 +660,34 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     return {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
 
 
+FAR_BEHIND = 180  # days between a translation's date and the English edition it is checked with
+
+
+def _far_behind(rule: Record, compared: str) -> Any:
+    """A finding to read first when a dated translation is checked against an English edition
+    long before its date (the newest loaded on or before it): what English changed in between
+    is reported as the translation's fault. None when near, or undated, or aligned by its
+    numbering or text (it follows what it matches)."""
+    from datetime import date
+
+    from corpus.read.numbering import Problem as Finding
+
+    if not rule.edition or not compared or rule.follows != compared:
+        return None
+    try:
+        gap = (date.fromisoformat(rule.edition) - date.fromisoformat(compared)).days
+    except ValueError:
+        return None
+    if gap <= FAR_BEHIND:
+        return None
+    message = (
+        f"dated {rule.edition}, checked against English {compared}, the newest loaded edition "
+        f"on or before it ({gap:,} days older): what English changed in between is reported "
+        f"here too; add the English edition in effect on {rule.edition} for a truer check"
+    )
+    return Finding(rule.source, None, "edition", message)
+
+
 def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dict[str, Any]:
     """{"problems": [{"source", "number", "check", "message"}]}."""
     from corpus.align.editions import by_edition, rules_of
@@ -680,7 +708,10 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
         problems.extend(translator_notes(mine))
         if not rules or rules[0].lang == "en" or not english:
             continue
-        followed_rules = rules_of(english[followed(dates, rules[0]) or ""])
+        compared = followed(dates, rules[0]) or ""
+        if (far := _far_behind(rules[0], compared)) is not None:
+            problems.append(far)
+        followed_rules = rules_of(english[compared])
         reference = {r.number: r for r in followed_rules}
         numbers = frozenset(r.number for r in followed_rules if r.number)
         if rules[0].follows and all(r.align.method == "number" for r in rules):

@@ -417,3 +417,19 @@ def test_a_second_translation_of_a_language_is_added_with_a_note(
         assert code == 0
         assert out.splitlines()[0].startswith("revisado.po: added as revisado.po (lang=pt")
         assert out.splitlines()[-1] == note
+
+
+@pytest.mark.shared_data
+def test_check_says_first_when_a_translation_is_checked_against_english_long_before_it(
+    po_home: Path,
+):
+    """The Italian seed (2024-11-23) with English 2020-11-20 and 2026-08-07 loaded is checked
+    against 2020-11-20, four years older: the first finding says so, and what to add."""
+    code, out = run(po_home, "check", "--lang", "it")
+    assert code == 1
+    assert out.splitlines()[1] == (
+        "info    000_3f40d4614bb0d7a7.txt: edition: dated 2024-11-23, checked against English "
+        "2020-11-20, the newest loaded edition on or before it (1,464 days older): what English "
+        "changed in between is reported here too; add the English edition in effect on "
+        "2024-11-23 for a truer check"
+    )
