@@ -5,6 +5,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -518,7 +519,12 @@ def _span(
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
+    """A loaded edition, or the one in effect on a date between them (as --edition reads it)."""
+    from corpus.model.dates import in_effect_on
+
     date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
+    if date not in editions and re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+        date = in_effect_on(list(editions), date) or date
     if date not in editions:
         known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
         raise Problem(f"no edition {wanted!r} for {option}; loaded editions: {known}", 400)

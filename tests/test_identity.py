@@ -420,3 +420,14 @@ def test_a_rule_pages_diff_link_shows_that_rules_changes_alone(library: Path):
         ("725.1", "726.1"),
         ("726.1", "727.1"),
     }
+
+
+def test_diff_reads_a_date_between_editions_as_the_edition_in_effect(library: Path):
+    """`diff --from 2025-12-01` is English 2025-11-14, in effect that day, as `--edition`
+    reads a date; a date before every loaded edition is still an error."""
+    payload = json.loads(
+        run("diff", "--from", "2025-12-01", "--to", "2026-08-07", "310.9", "--json")
+    )
+    assert (payload["from"], payload["to"]) == ("2025-11-14", "2026-08-07")
+    result = CliRunner().invoke(cli, ["diff", "--from", "2020-01-01", "--to", "2026-08-07"])
+    assert result.exit_code == 2 and "no edition '2020-01-01' for --from" in result.stderr
