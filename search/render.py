@@ -5,6 +5,7 @@ columns side by side, stacked again when it is narrow, with the matched words hi
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
@@ -14,6 +15,7 @@ from typing import Any
 
 import click
 
+from corpus.model.documents import is_judge_key
 from corpus.model.languages import SHOWN_ORDER
 from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search.results import Result
@@ -90,6 +92,37 @@ def by_language(result: Result, show: Iterable[str]) -> dict[str, list[StoredRec
     return {lang: columns[lang] for lang in SHOWN_ORDER if lang in columns}
 
 
+_STEP = re.compile(r"(?<=[:.]) (\d{1,2})\. (?=[A-Z])")  # " 1. If sideboarding…" in a part
+
+
+def breaks(record: StoredRecord) -> list[int]:
+    """Where a judge document's part is read on a new line (the places of the spaces that
+    become line breaks, so a highlight's offsets hold): after its heading when its text opens
+    with it ("2.3 Pregame Procedures", a JAR issue's situation, run into what follows), and
+    before each step of a numbered list (1., 2., 3. …)."""
+    title, text = record.title or "", record.text
+    if not title or not is_judge_key(record.key) or text == title:
+        return []
+    heads = [
+        len(head)
+        for head in (title, f"{record.key.partition(' ')[2]} {title}")
+        if text.startswith(head + " ")
+    ][:1]
+    steps: list[int] = []
+    expected = 1
+    for step in _STEP.finditer(text):
+        if int(step[1]) in (expected, 1):  # the next step, or another list's first
+            steps.append(step.start())
+            expected = int(step[1]) + 1
+    return heads + (steps if len(steps) >= 2 else [])
+
+
+def paragraphs(record: StoredRecord) -> list[str]:
+    """A record's text in the lines it is read in (`breaks`)."""
+    cuts = [-1, *breaks(record), len(record.text)]
+    return [record.text[a + 1 : b] for a, b in itertools.pairwise(cuts)]
+
+
 def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> None:
     show = tuple(show)
     for index, result in enumerate(results):
@@ -101,8 +134,9 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
         for lang, records in by_language(result, show).items():
             for record in records:
                 click.echo(f"  {lang}  {label(record)}")
-                for line in textwrap.wrap(record.text, width=width - 6) or [""]:
-                    click.echo(f"      {line}")
+                for paragraph in paragraphs(record):
+                    for line in textwrap.wrap(paragraph, width=width - 6) or [""]:
+                        click.echo(f"      {line}")
 
 
 def use_rich() -> bool:
@@ -169,7 +203,10 @@ def matched_spans(text: str, lang: str, matched: set[str]) -> list[tuple[int, in
 def highlight(record: StoredRecord, matched: set[str]):
     from rich.text import Text
 
-    text = Text(record.text)
+    shown = list(record.text)
+    for at in breaks(record):
+        shown[at] = "\n"  # a space made a line break: the highlights' offsets hold
+    text = Text("".join(shown))
     for start, end in matched_spans(record.text, record.lang, matched):
         text.stylize("bold yellow", start, end)
     return text

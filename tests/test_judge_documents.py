@@ -492,6 +492,33 @@ def test_show_with_an_edition_shows_the_judge_part_of_that_edition(
     assert "Foundations™ November 8, 2024" in page
 
 
+def test_a_judge_parts_heading_and_steps_are_lines_of_their_own(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "MTR 2.3"`: its heading, then its text, each numbered step on a line of its own (the
+    text as parsed, one paragraph, is unchanged); a JAR issue's situation apart from its remedy;
+    the web page breaks the lines alike."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    lines = run(judge_home, monkeypatch, "show", "MTR 2.3").splitlines()
+    assert lines[2:4] == [
+        "      2.3 Pregame Procedures",
+        "      The following steps must be performed in a timely manner before each game begins:",
+    ]
+    assert lines[4].startswith("      1. If sideboarding is allowed, players may remove cards")
+    assert "      2. Players shuffle their decks. Steps 1 and 2 may be repeated." in lines
+    issue = run(judge_home, monkeypatch, "show", "JAR a-player-sees-a-card-in-a-library")
+    assert (
+        "      A player sees a card in a library that they shouldn’t have seen\n      Shuffle"
+        in issue
+    )
+    page = TestClient(create_app(judge_home)).get("/doc/mtr/2.3").text
+    assert "2.3 Pregame Procedures<br>The following steps" in page
+    assert "begins:<br>1. If sideboarding" in page
+
+
 def test_show_of_a_judge_part_in_a_language_it_is_not_in_says_so(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,7 +18,7 @@ from corpus.model.documents import DOCUMENTS, JUDGE, doc_of_key, is_judge_key
 from corpus.model.numbers import CITATION, RuleNumber
 from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search import payloads
-from search.render import by_language, matched_spans
+from search.render import breaks, by_language, matched_spans
 from search.renumbering import Citations, citations, numbering
 from search.web.app import (
     HERE,
@@ -77,14 +77,18 @@ def linked(
         for start, end in matched_spans(text, record.lang, matched or set())
         if not any(s < end and start < e for s, e, _ in links)
     ]
+    # A judge part's heading and numbered steps on lines of their own (render.breaks).
+    lines = [(at, at + 1, "break") for at in breaks(record)]
     pieces = []
     position = 0
-    for start, end, kind in sorted(links + marks):
+    for start, end, kind in sorted(links + marks + lines):
         if start < position:
             continue  # a merged compound overlapping the word before it
         pieces.append(escape(text[position:start]))
         piece = text[start:end]
-        if kind == "mark":
+        if kind == "break":
+            pieces.append(Markup("<br>"))
+        elif kind == "mark":
             pieces.append(Markup("<mark>{}</mark>").format(piece))
         elif known is None or (numbered, kind) in known:
             target = known[numbered, kind] if known else kind
