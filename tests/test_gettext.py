@@ -344,6 +344,9 @@ def test_po_round_trip_in_place_of_the_original_keeps_every_translation_in_place
     _, out = run(second, "sources", "--json", "--no-dropped")
     po = next(d for d in json.loads(out)["documents"] if d["format"] == "gettext-po")
     assert po["follows"]["edition"] == "2026-08-07"
+    # The heading "Glossary" left empty is no untranslated rule: counted apart, so the count
+    # agrees with the dropped lines' ("untranslated: empty msgstr").
+    assert ", 1 other line left empty, " in po["metadata"]["catalogue"]
     before, after = _translations(first, "pt"), _translations(second, "pt")
     assert {k: v for k, v in before.items() if k in after} == after
     left_out = sorted(k for k in before if k not in after)

@@ -27,6 +27,7 @@ from corpus.read.layouts.base import (
 )
 
 NAME = "gettext-po"
+UNTRANSLATED = "untranslated: empty msgstr"
 
 _SYNTAX = re.compile(r'^\s*(?:#|msgctxt\s+"|msgid(?:_plural)?\s+"|msgstr(?:\[\d+\])?\s+"|")')
 _ANY_NUMBER = re.compile(r"^\s*\d+(?:\.\d+[a-zA-Z]*)?\.?\s+")
@@ -188,10 +189,14 @@ def parse(ctx: Context) -> Parsed:
         if index not in placed:
             # The Glossary line of the contents list (blanked above).
             parsed.dropped.append(Dropped(entry.line, entry.msgid, "English table of contents"))
-    untranslated = sum(1 for e in entries if not e.msgstr.strip())
+    # Untranslated: the rules', examples' and entries' lines left empty, as the dropped lines
+    # count them; a heading or contents line left empty is said apart.
+    untranslated = sum(1 for d in parsed.dropped if d.reason == UNTRANSLATED)
+    empty = sum(1 for e in entries if not e.msgstr.strip()) - untranslated
     parsed.metadata["catalogue"] = (
-        f"{len(entries):,} entries: {len(entries) - untranslated:,} translated, "
+        f"{len(entries):,} entries: {len(entries) - untranslated - empty:,} translated, "
         f"{untranslated:,} untranslated (skipped)"
+        + (f", {empty:,} other line{'s' * (empty != 1)} left empty" if empty else "")
         + (f", {sum(e.fuzzy for e in entries):,} fuzzy" if any(e.fuzzy for e in entries) else "")
     )
     if revised := found.metadata.get("PO-Revision-Date", "").strip():
@@ -263,7 +268,7 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
     for position, entry in enumerate(own):
         text = entry.msgstr.strip()
         if not text:
-            parsed.dropped.append(Dropped(entry.line, entry.msgid, "untranslated: empty msgstr"))
+            parsed.dropped.append(Dropped(entry.line, entry.msgid, UNTRANSLATED))
             continue
         if position == 0 and english.kind == "rule" and english.number:
             text, typed = _numbered(english.number, entry, text, parsed)
