@@ -83,6 +83,15 @@ def test_ipg_parts_are_records_of_their_infraction(shared_data: Path) -> None:
     assert [r.kind for r in records[1:]] == ["example", "note", "note", "note"]
 
 
+JAR_ISSUES = [
+    "JAR a-player-forgets-a-triggered-ability",
+    "JAR a-player-sees-a-card-in-a-library",
+    "JAR a-player-accidentally-draws-more-cards-or-has",
+    "JAR a-player-makes-an-in-game-error-not",
+    "JAR a-player-has-illegal-insufficient-or-another-player",
+]
+
+
 def test_jar_parts_have_stable_keys(shared_data: Path) -> None:
     """The JAR's headed parts and its common issues, each keyed by its heading."""
     document = judge(shared_data, "JAR-20240923")
@@ -91,17 +100,13 @@ def test_jar_parts_have_stable_keys(shared_data: Path) -> None:
     assert parts == [
         "JAR introduction",
         "JAR common-issues",
-        "JAR a-player-forgets-a-triggered-ability",
-        "JAR a-player-sees-a-card-in-a-library",
-        "JAR a-player-accidentally-draws-more-cards-or-has",
-        "JAR a-player-makes-an-in-game-error-not",
-        "JAR a-player-has-illegal-insufficient-or-another-player",
+        *JAR_ISSUES,
         "JAR general-unwanted-behaviors",
         "JAR serious-problems",
         "JAR resources",
     ]
     parents = {r.key: r.parent for r in document.records}
-    assert [k for k, p in parents.items() if p] == parts[2:7]
+    assert [k for k, p in parents.items() if p] == JAR_ISSUES
     assert {p for p in parents.values() if p} == {"JAR common-issues"}
 
 
@@ -111,14 +116,7 @@ def test_jar_common_issues_is_shown_with_its_issues(
     """`show "JAR common-issues"` is the heading and the five issues under it, in the
     document's order, each labelled as under it; a part with no issues is itself alone."""
     payload = json.loads(run(judge_home, monkeypatch, "show", "JAR common-issues", "--json"))
-    assert [r["key"] for r in payload["results"]] == [
-        "JAR common-issues",
-        "JAR a-player-forgets-a-triggered-ability",
-        "JAR a-player-sees-a-card-in-a-library",
-        "JAR a-player-accidentally-draws-more-cards-or-has",
-        "JAR a-player-makes-an-in-game-error-not",
-        "JAR a-player-has-illegal-insufficient-or-another-player",
-    ]
+    assert [r["key"] for r in payload["results"]] == ["JAR common-issues", *JAR_ISSUES]
     out = run(judge_home, monkeypatch, "show", "JAR common-issues")
     assert "  en  under JAR common-issues · rule · 2024-09-23 · JAR-20240923.html" in out
     payload = json.loads(run(judge_home, monkeypatch, "show", "JAR serious-problems", "--json"))
