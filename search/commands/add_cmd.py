@@ -57,11 +57,11 @@ def keep(
     if document is None or added.path is None:
         echo(f"{shown}: already in the library, nothing to do")
         return
-    counts = ", ".join(f"{n} {kind}" for kind, n in sorted(document.counts().items()))
+    counts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(document.counts().items()))
     echo(
         f"{shown}: added as {one_line(added.path.name)} (lang={document.lang}, "
         f"edition={document.edition or 'unknown'}, format={document.layout}; {counts}; "
-        f"{len(document.dropped)} lines dropped)"
+        f"{len(document.dropped):,} lines dropped)"
     )
     for warning in document.warnings:
         echo(f"  warning: {warning}")

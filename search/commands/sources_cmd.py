@@ -29,7 +29,7 @@ def command(as_json: bool, dropped: bool | None) -> None:
         echo_json(payload)
         return
     for summary in summaries:
-        counts = ", ".join(f"{n} {kind}" for kind, n in sorted(summary["counts"].items()))
+        counts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(summary["counts"].items()))
         edition = summary["edition"] or "unknown"
         echo(
             f"{summary['source']}  lang={summary['lang']}  edition={edition}"
@@ -37,16 +37,17 @@ def command(as_json: bool, dropped: bool | None) -> None:
         )
         if summary.get("document", "cr") != "cr":
             echo(f"  document: {summary['document']} ({DOCUMENTS[summary['document']]})")
-        echo(f"  records: {summary['records']} ({counts})")
+        echo(f"  records: {summary['records']:,} ({counts})")
         echo(f"  layout: {summary['format_reason']}")
         reasons = Counter(line["reason"] for line in summary["dropped"])
-        by_reason = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
-        echo(f"  dropped: {len(summary['dropped'])} lines" + (f" ({by_reason})" if reasons else ""))
+        by_reason = ", ".join(f"{n:,} {reason}" for reason, n in reasons.most_common())
+        lines = f"  dropped: {len(summary['dropped']):,} lines"
+        echo(lines + (f" ({by_reason})" if reasons else ""))
         if summary["lag"]:
             behind = summary["lag"]
             echo(
                 f"  {summary['follows']['evidence']}; newest English "
-                f"{behind['newest_english']} ({behind['days']} days later)"
+                f"{behind['newest_english']} ({behind['days']:,} days later)"
             )
         if dropped or (dropped is None and len(summary["dropped"]) <= 20):
             for line in summary["dropped"]:
