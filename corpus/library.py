@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from corpus import paths
+from corpus.model.documents import doc_of_layout, is_english_edition
 from corpus.model.records import Document, Record
 from corpus.read.limits import MAX_BYTES, MAX_PDF_BYTES
 
@@ -375,18 +376,17 @@ class Holdings:
     editions: dict[str, str]  # English CR edition -> the document that carries it
     translations: dict[str, str]  # translated CR document -> its language
 
-    def note(self, document: Document) -> None:
-        """Count a document in (one added now)."""
-        if _english_edition(document):
+    def note(self, document: Document) -> tuple[str, ...]:
+        """Count a document in; the library's other translations in its language, when it is
+        a translation (what `add` notes beside it)."""
+        if is_english_edition(document):
             self.editions.setdefault(str(document.edition), document.source)
-        elif is_translation(document):
-            self.translations[document.source] = document.lang
-
-    def other_translations(self, document: Document) -> list[str]:
-        """The library's other translations in the language of this one, if it is one."""
+            return ()
         if not is_translation(document):
-            return []
-        return sorted(s for s, lang in self.translations.items() if lang == document.lang)
+            return ()
+        others = tuple(sorted(s for s, lang in self.translations.items() if lang == document.lang))
+        self.translations[document.source] = document.lang
+        return others
 
 
 def holdings(
@@ -415,13 +415,6 @@ def holdings(
     return kept
 
 
-def _english_edition(document: Document) -> bool:
-    from corpus.model.documents import doc_of_layout
-
-    cr = doc_of_layout(document.layout) == "cr"
-    return document.lang == "en" and bool(document.edition) and cr
-
-
 def _same_text(home: Path, name: str, document: Document) -> bool:
     """Whether a document of the library has this one's records, text for text (a copy saved
     in another encoding or with other line ends)."""
@@ -443,8 +436,6 @@ WHOLE_TRANSLATION = 200  # rules: a translated CR (or most of one), not a page o
 
 def is_translation(document: Document) -> bool:
     """A whole translated CR (or most of one): what a second of its language is noted beside."""
-    from corpus.model.documents import doc_of_layout
-
     rules = sum(1 for r in document.records if r.kind == "rule")
     cr = doc_of_layout(document.layout) == "cr"
     return document.lang != "en" and cr and rules >= WHOLE_TRANSLATION
@@ -471,7 +462,7 @@ def add_document(
     stored = stored_name(name, digest)
     document = ingest_bytes(data, stored)
     edition = str(document.edition)
-    if held is not None and _english_edition(document) and edition in held.editions:
+    if held is not None and is_english_edition(document) and edition in held.editions:
         kept = held.editions[edition]
         if _same_text(home, kept, document):
             return Added(None, None)  # the same rules in another encoding: nothing to do
@@ -481,10 +472,7 @@ def add_document(
         )
     target = _keep_exclusively(paths.documents(home), stored, digest, data)
     known.add(digest)
-    beside: tuple[str, ...] = ()
-    if held is not None:
-        beside = tuple(held.other_translations(document))
-        held.note(replace(document, source=target.name))
+    beside = held.note(replace(document, source=target.name)) if held is not None else ()
     if target.name == stored:
         _cache(home, Source(stored, data, {}), document)  # warm the parse cache for the next build
     return Added(document, target, beside)

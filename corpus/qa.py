@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from corpus.model.dates import days_between
 from corpus.model.numbers import cited_numbers, section_of, sort_key
 from corpus.model.records import Record
 from corpus.model.text import fold
@@ -181,6 +182,30 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
         for n in sorted(mine - theirs, key=sort_key)
     )
     return problems
+
+
+FAR_BEHIND = 180  # days between a translation's date and the English edition it is checked with
+
+
+def far_behind(rule: Record, compared: str) -> Problem | None:
+    """A finding to read first when a dated translation is checked against an English edition
+    long before its date (the newest loaded on or before it): what English changed in between
+    is reported as the translation's fault. None when near, or undated, or aligned by its
+    numbering or text (it follows what it matches)."""
+    if not rule.edition or not compared or rule.follows != compared:
+        return None
+    try:
+        gap = days_between(compared, rule.edition)
+    except ValueError:
+        return None
+    if gap <= FAR_BEHIND:
+        return None
+    message = (
+        f"dated {rule.edition}, checked against English {compared}, the newest loaded edition "
+        f"on or before it ({gap:,} days older): what English changed in between is reported "
+        f"here too; add the English edition in effect on {rule.edition} for a truer check"
+    )
+    return Problem(rule.source, None, "edition", message)
 
 
 # What a translator must fix first: rules missing or extra, numbers printed twice or out of

@@ -23,7 +23,7 @@ from corpus.align.alignment import align_documents, overrides
 from corpus.align.editions import by_edition
 from corpus.align.following import edition_numbers, followings
 from corpus.align.identity import Identity, identity
-from corpus.model.documents import doc_of_key, doc_of_layout
+from corpus.model.documents import doc_of_key, is_english_edition
 from corpus.model.records import Document, Record
 from corpus.paths import TERMBASE, TERMBASE_READY
 from corpus.terms.enrichment import with_terms
@@ -98,13 +98,12 @@ def apply(plan: Plan, progress: Progress | None = None) -> BuildResult:
     loaded = library.load(home)
     library.prune_cache(home)
     failures, documents = loaded.failures, list(loaded.documents)
-    translations = {d.source: d.lang for d in documents if library.is_translation(d)}
     del loaded  # the build lets go of each stage's records once the next stage has them
     folder = _new_folder(plan)
     full: FullBuild | None = None
     try:
         full = _prepare_full(plan, documents, folder)
-        records_count, count = _write_full(plan, full, failures, progress, folder, translations)
+        records_count, count = _write_full(plan, full, failures, progress, folder)
     except BaseException:
         if full is not None and full.early is not None:
             full.early.cancel()
@@ -153,6 +152,7 @@ class FullBuild:
     early: Early | None  # the index, started with the English rules' versions
     counted: Counter[tuple[str, str]]  # the words of some versions (the English ones')
     uncounted: list[Version]  # the versions whose words are still to count
+    translations: dict[str, str]  # translated document -> its language (CURRENT's)
 
 
 def _new_folder(plan: Plan) -> Path:
@@ -171,9 +171,12 @@ def _prepare_full(plan: Plan, documents: list[Document], folder: Path) -> FullBu
     a new build, term base learned and translations aligned; nothing written."""
     home = plan.home
     english: dict[str, list[str]] = {}
+    translations: dict[str, str] = {}  # whole translations' languages, for `add`'s note
     for document in sorted(documents, key=lambda d: d.source):
-        if document.lang == "en" and document.edition and doc_of_layout(document.layout) == "cr":
-            english.setdefault(document.edition, []).append(document.source)
+        if is_english_edition(document):
+            english.setdefault(str(document.edition), []).append(document.source)
+        elif library.is_translation(document):
+            translations[document.source] = document.lang
     raw = list(library.records(tuple(documents)))
     documents.clear()
     # Which rule each English rule is, through every renumbering: in a process of its own
@@ -243,7 +246,9 @@ def _prepare_full(plan: Plan, documents: list[Document], folder: Path) -> FullBu
         english_concepts=english_concepts,
         identity=rules,
     )
-    return FullBuild(records, unique, saved, termbase, english, early, counted, uncounted)
+    return FullBuild(
+        records, unique, saved, termbase, english, early, counted, uncounted, translations
+    )
 
 
 @dataclass(frozen=True)
@@ -296,12 +301,7 @@ def _documents_of(
 
 
 def _write_full(
-    plan: Plan,
-    full: FullBuild,
-    failures: tuple[str, ...],
-    progress: Progress | None,
-    folder: Path,
-    translations: dict[str, str],
+    plan: Plan, full: FullBuild, failures: tuple[str, ...], progress: Progress | None, folder: Path
 ) -> tuple[int, int]:
     """A new build folder with the prepared records indexed, the hand-off file, and CURRENT
     swapped to it."""
@@ -344,7 +344,7 @@ def _write_full(
                 failures=failures,
                 english_editions=tuple(sorted(english)),
                 english_sources={e: tuple(english[e]) for e in sorted(english)},
-                translations=translations,
+                translations=full.translations,
                 built=time.strftime("%Y-%m-%dT%H:%M:%S"),
                 # What the build wrote, to tell damage from it (indexer/integrity.py).
                 checksums=checksums(folder),

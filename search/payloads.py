@@ -5,18 +5,16 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpus import library
 from corpus.align.following import followed, followings
 from corpus.model.dates import resolve_edition, typed_edition
-from corpus.model.documents import doc_of_key, doc_of_layout, written_key
+from corpus.model.documents import doc_of_key, doc_of_layout, is_english_edition, written_key
 from corpus.model.languages import SHOWN_ORDER, language_name
 from corpus.model.numbers import RuleNumber, sort_key
 from search import renumbering
@@ -520,10 +518,10 @@ def _span(
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
     """A loaded edition, or the one in effect on a date between them (as --edition reads it)."""
-    from corpus.model.dates import in_effect_on
+    from corpus.model.dates import in_effect_on, typed_date
 
     date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
-    if date not in editions and re.fullmatch(r"\d{4}-\d{2}-\d{2}", date):
+    if date not in editions and typed_date(date):
         date = in_effect_on(list(editions), date) or date
     if date not in editions:
         known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
@@ -666,38 +664,10 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     return {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
 
 
-FAR_BEHIND = 180  # days between a translation's date and the English edition it is checked with
-
-
-def _far_behind(rule: Record, compared: str) -> Any:
-    """A finding to read first when a dated translation is checked against an English edition
-    long before its date (the newest loaded on or before it): what English changed in between
-    is reported as the translation's fault. None when near, or undated, or aligned by its
-    numbering or text (it follows what it matches)."""
-    from datetime import date
-
-    from corpus.read.numbering import Problem as Finding
-
-    if not rule.edition or not compared or rule.follows != compared:
-        return None
-    try:
-        gap = (date.fromisoformat(rule.edition) - date.fromisoformat(compared)).days
-    except ValueError:
-        return None
-    if gap <= FAR_BEHIND:
-        return None
-    message = (
-        f"dated {rule.edition}, checked against English {compared}, the newest loaded edition "
-        f"on or before it ({gap:,} days older): what English changed in between is reported "
-        f"here too; add the English edition in effect on {rule.edition} for a truer check"
-    )
-    return Finding(rule.source, None, "edition", message)
-
-
 def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dict[str, Any]:
     """{"problems": [{"source", "number", "check", "message"}]}."""
     from corpus.align.editions import by_edition, rules_of
-    from corpus.qa import coverage_problems, translation_problems, translator_notes
+    from corpus.qa import coverage_problems, far_behind, translation_problems, translator_notes
     from corpus.read.numbering import numbering_problems
 
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
@@ -715,7 +685,7 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
         if not rules or rules[0].lang == "en" or not english:
             continue
         compared = followed(dates, rules[0]) or ""
-        if (far := _far_behind(rules[0], compared)) is not None:
+        if (far := far_behind(rules[0], compared)) is not None:
             problems.append(far)
         followed_rules = rules_of(english[compared])
         reference = {r.number: r for r in followed_rules}
@@ -738,19 +708,14 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     return {"counts": counts, "problems": out}
 
 
-def _is_cr(document: Any) -> bool:
-    """A CR document (its editions are the English editions translations follow), not a judge's."""
-    return doc_of_layout(document.layout) == "cr"
-
-
 def sources(home: Path, write: bool = True) -> dict[str, Any]:
     """{"documents": [...], "failures": [...]}: every document with what was made of it.
     `write=False`: the parse cache is only read (the web app's routes write nothing)."""
+    from corpus.model.dates import days_between
+
     loaded = library.load(home, write)
     summaries = [d.summary() for d in sorted(loaded.documents, key=lambda d: d.source)]
-    english = sorted(
-        {d.edition for d in loaded.documents if d.lang == "en" and d.edition and _is_cr(d)}
-    )
+    english = sorted({str(d.edition) for d in loaded.documents if is_english_edition(d)})
     follows = followings(record for d in loaded.documents for record in d.records)
     for summary in summaries:
         summary["document"] = doc_of_layout(summary["format"])  # cr, mtr, ipg or jar
@@ -760,7 +725,7 @@ def sources(home: Path, write: bool = True) -> dict[str, Any]:
         )
         summary["lag"] = None
         if following and english:
-            days = (date.fromisoformat(english[-1]) - date.fromisoformat(following.edition)).days
+            days = days_between(following.edition, english[-1])
             summary["lag"] = {
                 "english_in_effect": following.edition,
                 "newest_english": english[-1],

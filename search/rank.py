@@ -134,16 +134,14 @@ _CITED_TITLE = re.compile(r"\b(?:rules?|section)\s+(\d{3}(?:\.\d+[a-z]?)?),?\s+[
 
 def cited_under(headword: str, text: str) -> list[str]:
     """The rules a glossary definition cites with a title that names its headword, word for
-    word but for a plural ("Static Ability": rule 604, “Handling Static Abilities”)."""
+    word but for inflections ("Static Ability": rule 604, “Handling Static Abilities”)."""
+    from corpus.model.words import plain_words, stem
 
-    def words(phrase: str) -> set[str]:
-        return {
-            re.sub(r"(?:ies|s)$", lambda m: "y" if m[0] == "ies" else "", w)
-            for w in re.findall(r"\w+", phrase.lower())
-        }
+    def stems(phrase: str) -> set[str]:
+        return {stem(word, "en") for word in plain_words(phrase)}
 
-    wanted = words(headword.split(",")[0])
-    return [n for n, title in _CITED_TITLE.findall(text) if wanted and wanted <= words(title)]
+    wanted = stems(headword.split(",")[0])
+    return [n for n, title in _CITED_TITLE.findall(text) if wanted and wanted <= stems(title)]
 
 
 def definitions_lead_to_rules(

@@ -105,6 +105,11 @@ def resolve_edition(wanted: str, editions: Sequence[str]) -> str:
     return max(editions) if wanted == LATEST and editions else wanted
 
 
+def days_between(earlier: str, later: str) -> int:
+    """The days from one ISO date to another (ValueError if either is none)."""
+    return (date.fromisoformat(later) - date.fromisoformat(earlier)).days
+
+
 def in_effect_on(editions: Iterable[str], date: str) -> str | None:
     """The edition in effect on a date: the newest on or before it, or None (none yet)."""
     return max((edition for edition in editions if edition <= date), default=None)

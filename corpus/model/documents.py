@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from corpus.model.records import Document
 
 # name -> what it is called; the CR first, then the judges' documents in the order they are read.
 DOCUMENTS = {
@@ -86,6 +90,12 @@ def is_judge_key(key: str) -> bool:
 def doc_of_layout(layout: str) -> str:
     """The document a parsed document is: a judge document by its layout, else the CR."""
     return LAYOUTS.get(layout, "cr")
+
+
+def is_english_edition(document: Document) -> bool:
+    """An English CR edition: a dated English document of the CR's layouts, not a judge's."""
+    cr = doc_of_layout(document.layout) == "cr"
+    return document.lang == "en" and bool(document.edition) and cr
 
 
 def slug(text: str) -> str:

@@ -12,6 +12,9 @@ KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
 LOW_CONFIDENCE = 0.5  # aligned by content below this: shown as uncertain
 
 
+TYPED = "typed:"  # a flag: the number a catalogue's msgstr prints (Record.flags)
+
+
 @dataclass(frozen=True)
 class Align:
     """How a record's English key was found, and how sure we are."""
@@ -41,7 +44,8 @@ class Record:
     seq: int = 0  # position in its document, for a stable order
     follows: str | None = None  # the English edition a translation follows (date or numbering)
     # "translator-note": the text holds a translator's note; "fuzzy": a catalogue's draft
-    # against other English than its msgid (its `original` says which)
+    # against other English than its msgid (its `original` says which); TYPED + a number: the
+    # number a catalogue's msgstr prints, unlike its msgid's
     flags: tuple[str, ...] = ()
     penalty: str | None = None  # an IPG infraction's penalty ("Warning", "Game Loss", ...)
     # The English text a translation was made from, when its document says it (a gettext

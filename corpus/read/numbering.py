@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from corpus.model.numbers import RuleNumber, sort_key
-from corpus.model.records import Record
+from corpus.model.records import TYPED, Record
 
 
 @dataclass(frozen=True)
@@ -65,9 +65,9 @@ def numbering_problems(records: Sequence[Record]) -> list[Problem]:
             problems.append(Problem(rule.source, rule.number, "gap", message))
         seen.add(rule.number)
         for flag in rule.flags:
-            if flag.startswith("typed:"):  # corpus/read/layouts/gettext.py: a msgstr's typo
+            if flag.startswith(TYPED):  # corpus/read/layouts/gettext.py: a msgstr's typo
                 message = (
-                    f"msgstr numbered {flag.removeprefix('typed:')} where its msgid is "
+                    f"msgstr numbered {flag.removeprefix(TYPED)} where its msgid is "
                     f"{rule.number} (line {rule.lines[0]}); kept as {rule.number}"
                 )
                 problems.append(Problem(rule.source, rule.number, "typed", message))

@@ -8,7 +8,7 @@ import click
 
 from corpus import paths
 from corpus.library import Holdings, add_document, holdings, known_hashes
-from indexer.store import live_build, read_current
+from indexer.store import live_build
 from search.safe_text import echo, one_line
 
 
@@ -21,10 +21,11 @@ def command(files: tuple[Path, ...]) -> None:
     failed = 0
     # Once: hashing the library per file would read it again and again; the files the live
     # index has seen unchanged (same size and time) keep the hash it took.
-    current = read_current(paths.home()) or {}
-    known = known_hashes(paths.home(), current.get("files"))
+    # What it holds, by edition and language, is the live build's (CURRENT), read once too.
     live = live_build(paths.home())
-    indexed = {n.removeprefix("documents/") for n in current.get("files") or {}}
+    seen = live.files if live else {}
+    known = known_hashes(paths.home(), seen)
+    indexed = {name.removeprefix("documents/") for name in seen}
     english, translations = (live.english_sources, live.translations) if live else ({}, {})
     held = holdings(paths.home(), english, translations, indexed)
     for path in files:

@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from corpus.align.identity import gone_place
+from corpus.model.documents import is_judge_key
 from search import payloads
 from search.commands.options import EDITION, json_option, problems_as_errors
 from search.render import colour_diff
@@ -59,7 +60,7 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     summary = f"{named}: {changes} change{'' if changes == 1 else 's'}"
     if subrules:
         # A judge document's chapter has sections (the JAR's Common Issues, issues): its parts.
-        parts = "subrules" if payload.get("key") else "parts"
+        parts = "parts" if is_judge_key(payload["rule"]) else "subrules"
         summary += f"; its {len(subrules)} {parts}: {below} change{'' if below == 1 else 's'}"
     always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
     since = f"in every loaded edition since {oldest}" if always else f"loaded editions {oldest} on"

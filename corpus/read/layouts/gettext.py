@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from corpus.model.languages import LANGUAGES
 from corpus.model.numbers import sort_key
-from corpus.model.records import Dropped, Record
+from corpus.model.records import TYPED, Dropped, Record
 from corpus.model.text import normalize
 from corpus.read.layouts import official_cr
 from corpus.read.layouts.base import (
@@ -310,9 +310,6 @@ def _translated(ctx: Context, english: Record, own: list[Entry], parsed: Parsed)
             *((f"{TYPED}{typed}",) if typed else ()),
         ),
     )
-
-
-TYPED = "typed:"  # a record's flag: the number its msgstr prints, unlike its msgid's
 
 
 def _numbered(number: str, entry: Entry, text: str, parsed: Parsed) -> tuple[str, str | None]:
