@@ -9,8 +9,10 @@ encoder for one query (a quarter of a second of CPU, more than the rest of the d
 - The same hits either way: the daemon runs the same `Meaning.nearest` on the same files, and a
   float survives JSON exactly. Any failure (no daemon, a stale socket, a refusal, no answer
   within ANSWER_SECONDS) and the search answers in process. Nothing is said on stderr.
-- One per home: a daemon holds MTGRULES_HOME/index/.meaning-daemon.lock while it lives, and only
-  the holder removes a stale socket and binds; concurrent starters find it held and leave. A
+- One per home: a daemon holds MTGRULES_HOME/index/.meaning-daemon.lock while it lives (its
+  starter takes it and hands it over, so there is no moment a daemon is started but the lock
+  free), and only the holder removes a stale socket and binds; concurrent starters find it
+  held and leave. A
   home that cannot be written starts none (searches answer in process).
 - A daemon of another build of this code (the program or the encoder package changed since it
   started: `fingerprint`) refuses and leaves; one whose folder's vectors changed (`stamp`)
@@ -186,22 +188,31 @@ def _lock_held(home: Path) -> bool:
 
 
 def start(home: Path) -> None:
-    """A detached daemon for `home`, unless one holds the lock or the home cannot be
-    written."""
+    """A detached daemon for `home`, unless one holds the lock or the home cannot be written.
+    The starter takes the lock and hands it to the daemon (an inherited descriptor), so that
+    from the moment this returns the home's lock is held: `stop` waits for a daemon still
+    starting, and a second starter finds it held."""
     import subprocess
 
+    from indexer.locks import take_lock
+
     root = paths.index_root(home)
-    if not _reachable(home) or not os.access(root, os.W_OK) or _lock_held(home):
+    if not _reachable(home) or not os.access(root, os.W_OK):
         return
-    with contextlib.suppress(OSError), open(root / LOG, "ab") as log:
-        subprocess.Popen(
-            [sys.executable, "-m", "search.meaning_daemon", str(home)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-            start_new_session=True,  # the search's end or Ctrl-C does not stop it
-            env={**os.environ, "MTGRULES_HOME": str(home)},
-        )
+    with contextlib.suppress(OSError), open(root / LOCK, "a+") as lock:
+        if not take_lock(lock, 0):
+            return
+        with open(root / LOG, "ab") as log:
+            subprocess.Popen(
+                [sys.executable, "-m", "search.meaning_daemon", str(home), str(lock.fileno())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+                pass_fds=(lock.fileno(),),
+                start_new_session=True,  # the search's end or Ctrl-C does not stop it
+                env={**os.environ, "MTGRULES_HOME": str(home)},
+            )
+    # closing our descriptor leaves the flock to the daemon's copy (one open file description)
 
 
 def status(home: Path) -> dict[str, Any] | None:
@@ -254,20 +265,22 @@ class _Held:
         return meaning
 
 
-def serve(home: Path, idle: float) -> int:
+def serve(home: Path, idle: float, locked_fd: int | None = None) -> int:
     """Answer requests until `idle` seconds pass without one, or a client of another build
-    asks, or one says stop. One at a time: a request takes a few milliseconds."""
+    asks, or one says stop. One at a time: a request takes a few milliseconds. `locked_fd`:
+    the home's lock, already taken by the starter; without it the daemon takes the lock."""
     import signal
 
     from indexer.locks import take_lock
 
     root = paths.index_root(home)
     try:
-        lock = open(root / LOCK, "a+")  # noqa: SIM115 - held for the daemon's life
+        # held for the daemon's life
+        lock = open(locked_fd, "a+") if locked_fd is not None else open(root / LOCK, "a+")  # noqa: SIM115
     except OSError:
         return 0  # a home we cannot write
     with lock:
-        if not take_lock(lock, 2.0):  # a leaving daemon may still hold it
+        if locked_fd is None and not take_lock(lock, 2.0):  # a leaving daemon may hold it
             return 0  # another daemon serves this home
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         from search.served import Engines
@@ -374,4 +387,5 @@ def _answer(connection: socket.socket, held: _Held, engines: Engines, answered: 
 
 
 if __name__ == "__main__":  # not niced: a search waits for its answers
-    raise SystemExit(serve(Path(sys.argv[1]), idle_seconds()))
+    handed = int(sys.argv[2]) if len(sys.argv) > 2 else None  # the starter's lock
+    raise SystemExit(serve(Path(sys.argv[1]), idle_seconds(), handed))

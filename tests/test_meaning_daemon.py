@@ -230,6 +230,19 @@ def test_vectors_written_again_are_reloaded(daemon_home: Path, monkeypatch: pyte
     assert meaning_daemon.ask(daemon_home, request) == {"refused": "vectors"}
 
 
+def test_a_daemon_just_started_already_holds_the_lock(daemon_home: Path):
+    """The starter hands its lock to the daemon: the moment `start` returns the home is
+    taken, so a second start starts nothing and `stop` waits for the one still loading."""
+    meaning_daemon.start(daemon_home)
+    assert meaning_daemon._lock_held(daemon_home)
+    meaning_daemon.start(daemon_home)  # finds it held
+    first = serving(daemon_home)
+    assert meaning_daemon.stop(daemon_home, wait=STOPPING)
+    assert not meaning_daemon._lock_held(daemon_home)
+    assert meaning_daemon.status(daemon_home) is None
+    assert first["pid"] > 0
+
+
 def test_an_idle_daemon_leaves_and_takes_its_socket(
     daemon_home: Path, monkeypatch: pytest.MonkeyPatch
 ):
