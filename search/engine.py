@@ -132,7 +132,7 @@ class Engine:
             # MTR of 2024-12-16 on 2024-12-20, though the CR's then is 2024-11-08's).
             in_effect = tuple(
                 (doc, newest)
-                for doc, dates in self._judge_editions.items()
+                for doc, dates in self.judge_editions.items()
                 if (newest := in_effect_on(dates, asked))
             )
             if not (known := self.versions.has_edition(edition)):
@@ -140,8 +140,17 @@ class Engine:
                 # edition on or before it; a library of judge documents only has theirs.
                 newest = in_effect_on(self.english_editions, edition)
                 edition, known = newest or edition, newest is not None or bool(in_effect)
+            not_yet = tuple(
+                (doc, dates[0])
+                for doc, dates in self.judge_editions.items()
+                if dates and doc not in dict(in_effect)
+            )
             filters = dataclasses.replace(
-                filters, edition=edition, in_effect=in_effect, asked_edition=filters.edition
+                filters,
+                edition=edition,
+                in_effect=in_effect,
+                not_yet=not_yet,
+                asked_edition=filters.edition,
             )
         if not known:
             loaded = ", ".join(self.english_editions) or "none"
@@ -151,8 +160,9 @@ class Engine:
         return filters
 
     @cached_property
-    def _judge_editions(self) -> dict[str, list[str]]:
-        """Each judge document's editions in this build (read once: a web app asks often)."""
+    def judge_editions(self) -> dict[str, list[str]]:
+        """Each judge document's editions in this build, oldest first (read once: a web app
+        asks often)."""
         return self.versions.judge_editions()
 
     def _filter(self, filters: Filters) -> Any:

@@ -236,6 +236,8 @@ def _show_part(
             f"in {named(engine.languages_of(doc_of_key(part)))} only); show it without --lang",
             404,
         )
+    if not results and filters.edition and filters.edition_of(part) is None:
+        raise Problem(_not_yet_in_effect(engine, part, filters), 404)
     if not results:
         raise Problem(_no_such_part(engine, asked, part), 404)
     keys = {r.key for r in results}
@@ -251,6 +253,21 @@ def _show_part(
         "referred_by": engine.referring_to(part),
     }
     return payload, results
+
+
+def _not_yet_in_effect(engine: Engine, part: str, filters: Filters) -> str:
+    """No edition of a part's document was in effect on the date asked: the oldest there is."""
+    from shlex import quote
+
+    doc = doc_of_key(part)
+    dates = engine.judge_editions.get(doc, [])
+    date = filters.asked_edition or filters.edition
+    if not dates:
+        return f"no {doc.upper()} in the library; add the document with `mtgrules add`"
+    return (
+        f"no {doc.upper()} in the library was in effect on {date}: its oldest edition here is"
+        f" {dates[0]} (`mtgrules show {quote(part)} --edition {dates[0]}`)"
+    )
 
 
 def _no_such_part(engine: Engine, asked: str, part: str) -> str:
@@ -434,7 +451,15 @@ def diff(
         # A translation's editions are the English editions its documents follow.
         editions = by_edition(records, lang, followed=lang != "en")
         since = f"; what English changed since: `mtgrules stale --lang {lang}`"
-        old, new = _span(editions, from_, to, language_name(lang), since if lang != "en" else "")
+        try:
+            hint = since if lang != "en" else ""
+            old, new = _span(editions, from_, to, language_name(lang), hint)
+        except Problem as problem:
+            if len(langs) < 2:
+                raise
+            # One of several languages cannot be compared: the others still are.
+            payloads.append({"lang": lang, "skipped": str(problem), "changes": []})
+            continue
         # Through the editions loaded between: a rule is paired as its identity chains it.
         between = [editions[e] for e in editions if old < e < new]
         changes = compare(
@@ -509,8 +534,14 @@ def _span(
     old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
     if old == new and len(editions) == 1 and from_ != to:
         raise Problem(
-            f"{what} has one edition here ({old}): --from {from_} and --to {to} are both it, "
-            f"so there is nothing to compare{hint}",
+            f"{what} has one edition here ({old}): --from {from_} and --to {to} both read as "
+            f"it, so there is nothing to compare{hint}",
+            400,
+        )
+    if old == new and from_ != to:  # two dates in effect under one edition
+        raise Problem(
+            f"--from {from_} and --to {to} both read as {what} {old}, the edition in effect on"
+            f" both dates; its editions here: {', '.join(editions)}",
             400,
         )
     return old, new

@@ -160,16 +160,26 @@ class Filters:
     # With an edition: each judge document's edition in effect on that date (its newest on or
     # before it; Engine.with_edition). The judge documents' dates are their own, not the CR's.
     in_effect: tuple[tuple[str, str], ...] = ()
+    # And each judge document asked of that had no edition yet then, with its oldest edition.
+    not_yet: tuple[tuple[str, str], ...] = ()
     asked_edition: str | None = None  # the date asked for, before it was read as an edition
 
     @property
     def edition_note(self) -> str | None:
         """What a date that is no edition was read as ("2025-01-01: the rules in effect then,
-        English 2024-11-08"), or None."""
+        English 2024-11-08"), and which judge documents had no edition yet then, or None."""
         asked, edition = self.asked_edition, self.edition
-        if not asked or not edition or asked == edition or asked == "latest":
+        if not asked or not edition or asked == "latest":
             return None
-        return f"{asked} is no edition here: the rules in effect then, English {edition}"
+        notes = []
+        if asked != edition and (not self.docs or "cr" in self.docs):
+            notes.append(f"{asked} is no edition here: the rules in effect then, English {edition}")
+        notes += [
+            f"no {doc.upper()} here was in effect on {asked} (its oldest edition here: {oldest})"
+            for doc, oldest in self.not_yet
+            if not self.docs or doc in self.docs
+        ]
+        return "; ".join(notes) or None
 
     def edition_of(self, key: str) -> str | None:
         """The edition asked for a key's document: the CR's date, or the judge document's
@@ -180,7 +190,10 @@ class Filters:
         return dict(self.in_effect).get(doc)
 
     def _of_edition(self, record: StoredRecord) -> bool:
-        return self.edition_of(record.key) in (*record.editions, record.follows)
+        edition = self.edition_of(record.key)
+        # None: a judge document with no edition yet on the date asked; not a record's
+        # missing `follows` (an English text follows nothing).
+        return edition is not None and edition in (*record.editions, record.follows)
 
     def whoosh(self):
         """The language and kind filters as a Whoosh query (the edition is the engine's)."""

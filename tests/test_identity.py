@@ -362,9 +362,10 @@ def test_a_gone_rules_page_links_a_diff_that_shows_its_removal(library: Path):
 
 
 def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
-    """/diff?lang=en,es is read as /api/diff?lang=en,es is: here the Spanish CR follows one
-    edition only, so both say there is nothing to compare (not "lang: one of …"); an unknown
-    code is a 400."""
+    """/diff?lang=en,es is read as /api/diff?lang=en,es is: English is compared, and Spanish,
+    which follows one edition only here, is named with why it is not (on the page in the
+    page's words: no command-line option, a link to the Sources page); an unknown code is a
+    400."""
     import html
 
     from starlette.testclient import TestClient
@@ -375,11 +376,38 @@ def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
     query = "?from=2025-11-14&to=2026-08-07&lang=en,es&rule=310.9"
     api = client.get("/api/diff" + query)
     page = client.get("/diff" + query)
-    assert api.status_code == page.status_code == 400
-    assert api.json()["error"].startswith("Spanish has one edition here (2025-11-14)")
-    assert api.json()["error"] in html.unescape(page.text)
+    assert api.status_code == page.status_code == 200
+    english, spanish = api.json()["diffs"]
+    assert (english["lang"], english["from"], english["to"]) == ("en", "2025-11-14", "2026-08-07")
+    assert spanish["changes"] == []
+    assert spanish["skipped"].startswith("Spanish has one edition here (2025-11-14)")
+    text = html.unescape(page.text)
+    assert "Spanish has one edition here (2025-11-14): From 2025-11-14 and To 2026-08-07" in text
+    assert '<a href="/sources">the Sources page</a>' in page.text
+    assert "--from" not in text and "mtgrules stale" not in text
     assert client.get("/diff?lang=en,xx").status_code == 400
     assert "lang: one of" in client.get("/diff?lang=en,xx").text
+
+
+def test_a_diff_of_several_languages_compares_those_it_can(library: Path):
+    """`diff --lang en,es` across an edition the Spanish CR does not follow: the English
+    changes, then one line saying why Spanish is not compared (exit 0); Spanish alone is
+    still a usage error."""
+    both = CliRunner().invoke(
+        cli, ["diff", "--from", "2025-11-14", "--to", "2026-08-07", "--lang", "en,es", "310.9"]
+    )
+    assert both.exit_code == 0, both.output
+    lines = both.stdout.splitlines()
+    assert lines[0].startswith("en 2025-11-14 → 2026-08-07: ")
+    assert lines[-1] == (
+        "es: Spanish has one edition here (2025-11-14): --from 2025-11-14 and --to 2026-08-07"
+        " both read as it, so there is nothing to compare; what English changed since:"
+        " `mtgrules stale --lang es`"
+    )
+    alone = CliRunner().invoke(
+        cli, ["diff", "--from", "2025-11-14", "--to", "2026-08-07", "--lang", "es"]
+    )
+    assert alone.exit_code == 2
 
 
 def test_a_rule_of_the_newest_edition_not_in_the_language_asked_says_which_languages_have_it(

@@ -490,6 +490,52 @@ def test_show_with_an_edition_shows_the_judge_part_of_that_edition(
     assert "Foundations™ November 8, 2024" in page
 
 
+def test_a_date_before_a_judge_documents_first_edition_shows_none_of_it(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "MTR 3.7" --edition 2024-01-01`, before the oldest MTR here: an error naming the
+    oldest edition (not today's MTR, silently); a search on that date says so on stderr and
+    shows no MTR part; the web page is a 404 that links to that edition."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    shown = CliRunner().invoke(cli, ["show", "MTR 3.7", "--edition", "2024-01-01"])
+    assert shown.exit_code == 1
+    assert shown.stderr == (
+        "error: no MTR in the library was in effect on 2024-01-01: its oldest edition here is"
+        " 2024-09-23 (`mtgrules show 'MTR 3.7' --edition 2024-09-23`)\n"
+    )
+    searched = CliRunner().invoke(
+        cli, ["search", "new releases", "--doc", "mtr", "--edition", "2024-01-01"]
+    )
+    assert searched.stderr.splitlines()[0] == (
+        "note: no MTR here was in effect on 2024-01-01 (its oldest edition here: 2024-09-23)"
+    )
+    assert "MTR 3.7" not in searched.stdout
+    page = TestClient(create_app(judge_home)).get("/doc/mtr/3.7", params={"edition": "2024-01-01"})
+    assert page.status_code == 404
+    assert '<a href="/doc/mtr/3.7?edition=2024-09-23">MTR 3.7</a>' in page.text
+
+
+def test_a_judge_diff_of_two_dates_under_one_edition_says_so(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff --doc mtr` of two dates that both fall under MTR 2025-11-10 is not "0 changes":
+    a usage error naming the edition both dates read as, and the editions there are."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(
+        cli, ["diff", "--doc", "mtr", "--from", "2025-11-14", "--to", "2026-08-07"]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.startswith(
+        "error: --from 2025-11-14 and --to 2026-08-07 both read as the MTR 2025-11-10, the"
+        " edition in effect on both dates; its editions here: 2024-09-23, 2024-12-16,"
+        " 2025-11-10 (see `"
+    )
+
+
 def test_a_judge_parts_heading_and_steps_are_lines_of_their_own(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -55,6 +55,9 @@ def command(
         echo_json(payload)
         return
     for one in payload.get("diffs", [payload]):
+        if one.get("skipped"):  # a language of several that cannot be compared
+            echo(f"{one['lang']}: {one['skipped']}")
+            continue
         count = len(one["changes"])
         name = f"{one['document'].upper()} " if one.get("document") else ""
         backwards = " (backwards: from the newer edition to the older)"

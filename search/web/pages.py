@@ -20,6 +20,7 @@ from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search import payloads
 from search.render import breaks, by_language, matched_spans
 from search.renumbering import Citations, citations, numbering
+from search.web.advice import for_web
 from search.web.app import (
     HERE,
     LANG_NAMES,
@@ -36,7 +37,7 @@ from search.web.changes import as_html
 from search.web.links import href, rule_href
 from search.web.overview import ENGLISH_NAMES, EXAMPLES, missing_notes
 
-KINDS_SHOWN = ("rule", "example", "glossary", "article", "ruling")
+KINDS_SHOWN = ("rule", "example", "note", "glossary", "article", "ruling", "reminder")
 
 
 def _environment() -> Environment:
@@ -47,6 +48,7 @@ def _environment() -> Environment:
     environment.filters["linked"] = linked
     environment.filters["diff_html"] = as_html
     environment.filters["rule_href"] = rule_href
+    environment.filters["for_web"] = for_web
     environment.globals.update(
         LANG_NAMES=LANG_NAMES,
         DOC_NAMES=DOCUMENTS,
