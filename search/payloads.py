@@ -14,9 +14,17 @@ from typing import TYPE_CHECKING, Any
 from corpus import library
 from corpus.align.following import followed, followings
 from corpus.model.dates import resolve_edition, typed_edition
-from corpus.model.documents import doc_of_key, doc_of_layout, is_english_edition, written_key
+from corpus.model.documents import (
+    DOCUMENTS,
+    doc_of_key,
+    doc_of_layout,
+    is_english_edition,
+    whole_document,
+    written_key,
+)
 from corpus.model.languages import SHOWN_ORDER, language_name
 from corpus.model.numbers import RuleNumber, sort_key
+from corpus.model.records import StoredRecord
 from search import renumbering
 from search.errors import Problem, QueryError
 from search.query import as_number
@@ -106,6 +114,9 @@ def show(
             '"MTR 2.3" or "trample"',
             400,
         )
+    document = whole_document(rule)  # "IPG" alone: its contents
+    if document is not None:
+        return _contents(engine, document, filters), []
     part = written_key(rule)  # "MTR 2.3", "ipg3.1", "JAR serious problems"
     if part is not None:
         return _show_part(engine, rule, part, filters, show)
@@ -237,7 +248,7 @@ def _show_part(
             404,
         )
     if not results and filters.edition and filters.edition_of(part) is None:
-        raise Problem(_not_yet_in_effect(engine, part, filters), 404)
+        raise Problem(_not_yet_in_effect(engine, doc_of_key(part), part, filters), 404)
     if not results:
         raise Problem(_no_such_part(engine, asked, part), 404)
     keys = {r.key for r in results}
@@ -255,11 +266,51 @@ def _show_part(
     return payload, results
 
 
-def _not_yet_in_effect(engine: Engine, part: str, filters: Filters) -> str:
-    """No edition of a part's document was in effect on the date asked: the oldest there is."""
+def _contents(engine: Engine, doc: str, filters: Filters) -> dict[str, Any]:
+    """A judge document's contents: each of its parts (chapters, sections, appendices, the
+    JAR's parts) in reading order, with its title and an infraction's penalty, of its newest
+    edition or the one in effect on --edition's date."""
+    try:
+        filters = engine.with_edition(filters)
+    except QueryError as error:
+        raise Problem.of(error) from None
+    dates = engine.judge_editions.get(doc, [])
+    if not dates:
+        raise Problem(f"no {doc.upper()} in the library; add the document with `mtgrules add`", 404)
+    edition = filters.edition_of(f"{doc.upper()} 1") if filters.edition else dates[-1]
+    if edition is None:
+        raise Problem(_not_yet_in_effect(engine, doc, doc.upper(), filters), 404)
+    parts: dict[str, StoredRecord] = {}
+    for record in engine.versions.with_keys([], prefixes=[f"{doc.upper()} "]):
+        top = record.parent is None or record.parent == "JAR common-issues"  # and its issues
+        if top and record.title and edition in record.editions:
+            parts.setdefault(record.key, record)
+    ordered = sorted(parts.values(), key=lambda r: r.seq)
+    return {
+        "query": doc.upper(),
+        "document": doc,
+        "title": DOCUMENTS[doc],
+        "edition": edition,
+        "editions": dates,
+        "contents": [
+            {
+                "key": r.key,
+                "title": r.title,
+                **({"parent": r.parent} if r.parent else {}),
+                **({"penalty": r.penalty} if r.penalty else {}),
+            }
+            for r in ordered
+        ],
+        "results": [],
+        "refers_to": [],
+        "referred_by": [],
+    }
+
+
+def _not_yet_in_effect(engine: Engine, doc: str, part: str, filters: Filters) -> str:
+    """No edition of a document was in effect on the date asked: the oldest there is."""
     from shlex import quote
 
-    doc = doc_of_key(part)
     dates = engine.judge_editions.get(doc, [])
     date = filters.asked_edition or filters.edition
     if not dates:
@@ -446,7 +497,7 @@ def diff(
                 400,
             )
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
-    payloads = []
+    payloads: list[dict[str, Any]] = []
     for lang in langs or ("en",):
         # A translation's editions are the English editions its documents follow.
         editions = by_edition(records, lang, followed=lang != "en")

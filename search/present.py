@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from corpus.model.documents import is_judge_key
 from corpus.model.mechanics import owned_rules, result_key
 from corpus.model.numbers import RuleNumber, sort_key
 from corpus.model.records import StoredRecord
@@ -79,6 +80,8 @@ def filled(
     owned = [rule for rule, name in owned_rules().items() if name in by_key]
     for record in versions.with_keys(list(by_key), prefixes=owned):
         key = record.key if record.key in by_key else result_key(record.key)
+        if key in by_key and record.key == key and record.title and is_judge_key(key):
+            by_key[key].part_title, by_key[key].part_penalty = record.title, record.penalty
         if key in by_key and filters.keep(record):
             by_key[key].records.append(record)
     results = with_subrules(results, versions, filters, gathered)

@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from corpus.model.documents import is_judge_key
+from corpus.model.documents import INFRACTION_CHAPTERS, PENALTIES, is_judge_key
 from corpus.model.languages import SHOWN_ORDER
 from corpus.model.records import LOW_CONFIDENCE, StoredRecord
 from search.results import Result
@@ -26,13 +26,13 @@ WIDE_ENOUGH = 110
 
 def heading(result: Result) -> str:
     english = result.english()
-    title = next((r.title for r in result.records if r.title), None)
+    title = result.title()
     parts = [result.key]
     if english["rule"] != result.key:
         parts.append(f"(CR {english['rule']})")
     if title and title != result.key:
         parts.append(f"— {title}")
-    penalty = next((r.penalty for r in result.records if r.penalty), None)
+    penalty = result.penalty()
     if penalty:  # an IPG infraction's
         parts.append(f"· penalty: {penalty}")
     if english["terms"]:
@@ -93,6 +93,13 @@ def by_language(result: Result, show: Iterable[str]) -> dict[str, list[StoredRec
 
 
 _STEP = re.compile(r"(?<=[:.]) (\d{1,2})\. (?=[A-Z])")  # " 1. If sideboarding…" in a part
+# A table of penalties (the IPG's Appendix A, run into one paragraph by its PDF): a row ends
+# after its penalty ("Slow Play Warning"), a chapter's name heads its rows.
+_PENALTY_CELL = re.compile(r"\b(?:None|" + "|".join(PENALTIES) + r")( )(?=[A-Z])")
+_TABLE_HEAD = re.compile(
+    r"(?<= )(?:Infraction Penalty|" + "|".join(INFRACTION_CHAPTERS) + r")( )(?=[A-Z])"
+)
+TABLE_ROWS = 5  # so many rows at least: a table, not a sentence naming a penalty
 
 
 def breaks(record: StoredRecord) -> list[int]:
@@ -114,7 +121,17 @@ def breaks(record: StoredRecord) -> list[int]:
         if int(step[1]) in (expected, 1):  # the next step, or another list's first
             steps.append(step.start())
             expected = int(step[1]) + 1
-    return heads + (steps if len(steps) >= 2 else [])
+    return sorted({*heads, *(steps if len(steps) >= 2 else []), *_table_rows(text)})
+
+
+def _table_rows(text: str) -> list[int]:
+    """The spaces that end a penalty table's rows and set off its headings, or none."""
+    rows = [cell.start(1) for cell in _PENALTY_CELL.finditer(text)]
+    if len(rows) < TABLE_ROWS:
+        return []
+    # A heading's own line: the space before it and the one after it.
+    heads = [at for head in _TABLE_HEAD.finditer(text) for at in (head.start() - 1, head.start(1))]
+    return rows + heads
 
 
 def paragraphs(record: StoredRecord) -> list[str]:

@@ -21,6 +21,17 @@ class Result:
     score: float
     records: list[StoredRecord] = field(default_factory=list)
     in_effect: str | None = None  # the English edition the translations correspond to
+    # A judge document's part: its title and penalty, also when --kind left its text out.
+    part_title: str | None = None
+    part_penalty: str | None = None
+
+    def title(self) -> str | None:
+        """The title its records give, or its part's."""
+        return next((r.title for r in self.records if r.title), None) or self.part_title
+
+    def penalty(self) -> str | None:
+        """An IPG infraction's penalty."""
+        return next((r.penalty for r in self.records if r.penalty), None) or self.part_penalty
 
     def english(self) -> dict[str, Any]:
         english = [r for r in self.records if r.lang == "en" and r.kind in ("rule", "glossary")]

@@ -536,6 +536,108 @@ def test_a_judge_diff_of_two_dates_under_one_edition_says_so(
     )
 
 
+def test_a_judge_document_named_alone_shows_its_contents(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show IPG` (any case) lists its parts in reading order, a section under its chapter,
+    an infraction with its penalty; `show JAR` its parts with the common issues under theirs;
+    --edition picks the edition in effect; --json gives the same list."""
+    listed = run(judge_home, monkeypatch, "show", "ipg").splitlines()
+    assert listed[:6] == [
+        "IPG — Infraction Procedure Guide, 2024-09-23",
+        "IPG introduction — Introduction",
+        "IPG framework-of-this-document — Framework of this Document",
+        "IPG 1 — General Philosophy",
+        "  IPG 1.1 — Definition of Penalties",
+        "  IPG 1.2 — Applying Penalties",
+    ]
+    assert "  IPG 3.8 — Tournament Error — Marked Cards · penalty: Warning" in listed
+    assert listed[-1] == "show a part: mtgrules show 'IPG introduction'"
+    jar = run(judge_home, monkeypatch, "show", "JAR").splitlines()
+    assert jar[2:4] == [
+        "JAR common-issues — Common Issues",
+        "  JAR a-player-forgets-a-triggered-ability — A player forgets a triggered ability (one"
+        " that uses the words “when,” “whenever,” or “at the beginning”, usually at the start of"
+        " the ability's text)",
+    ]
+    older = json.loads(
+        run(judge_home, monkeypatch, "show", "MTR", "--edition", "2024-11-01", "--json")
+    )
+    assert older["edition"] == "2024-09-23"
+    assert older["editions"] == ["2024-09-23", "2024-12-16", "2025-11-10"]
+    assert {"key": "MTR 3.11", "title": "Sleeves"} in older["contents"]
+
+
+def test_the_web_leads_to_each_judge_documents_contents(judge_home: Path) -> None:
+    """The home page links to /doc/mtr, /doc/ipg and /doc/jar; each lists its parts as links
+    that answer 200 (/doc/ipg/ and /doc/IPG too), an infraction with its penalty."""
+    import re as regex
+
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    home = client.get("/").text
+    for doc in ("mtr", "ipg", "jar"):
+        assert f'<a href="/doc/{doc}">{doc.upper()}</a>' in home
+        contents = client.get(f"/doc/{doc}")
+        assert contents.status_code == 200
+        links = regex.findall(r'<li class="\w+"><a href="([^"]+)"', contents.text)
+        assert len(links) >= 5
+        assert all(client.get(link).status_code == 200 for link in links)
+    assert client.get("/doc/ipg/").text == client.get("/doc/IPG").text
+    assert '<span class="penalty">penalty: Game Loss</span>' in client.get("/doc/ipg").text
+
+
+def test_the_penalty_quick_reference_is_read_row_by_row(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "IPG appendix-a"`: the table its PDF ran into one paragraph is shown a row per
+    line (an infraction and its penalty), each chapter's name on a line above its rows; the
+    text as stored is unchanged."""
+    lines = [
+        line.strip() for line in run(judge_home, monkeypatch, "show", "IPG appendix-a").splitlines()
+    ]
+    start = lines.index("Appendix A — Penalty Quick Reference")
+    assert lines[start : start + 6] == [
+        "Appendix A — Penalty Quick Reference",
+        "Infraction Penalty",
+        "Game Play Errors",
+        "Missed Trigger None",
+        "Looking at Extra Cards Warning",
+        "Hidden Card Error Warning",
+    ]
+    assert "Tournament Errors" in lines and "Slow Play Warning" in lines
+    at = lines.index("Unsporting Conduct")
+    assert lines[at + 1 : at + 3] == [
+        "Unsporting Conduct — Minor Warning",
+        "Unsporting Conduct — Major Match Loss",
+    ]
+    assert lines[-1] == "Cheating Disqualification"
+
+
+def test_a_part_found_by_its_notes_is_headed_with_its_title_and_penalty(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`search "slow play" --kind note`: only the infraction's notes are shown, under its
+    heading with its name and penalty, as without --kind; the web result says them too."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    out = run(judge_home, monkeypatch, "search", "slow play", "--kind", "note", "--doc", "ipg")
+    assert out.splitlines()[0].startswith(
+        "IPG 3.3 — Tournament Error — Slow Play · penalty: Warning ["
+    )
+    assert "  en  note of IPG 3.3 · note · " in out
+    page = TestClient(create_app(judge_home)).get(
+        "/", params={"q": "slow play", "kind": "note", "doc": "ipg"}
+    )
+    assert '<span class="title">— Tournament Error — Slow Play</span>' in page.text
+    assert '<span class="penalty">penalty: Warning</span>' in page.text
+
+
 def test_a_judge_parts_heading_and_steps_are_lines_of_their_own(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

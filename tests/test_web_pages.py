@@ -325,3 +325,23 @@ def test_full_library_pages_say_what_is_missing(event: TestClient):
     assert "Newest English Comprehensive Rules: <strong>2026-08-07</strong>" in home
     # English counts are the newest edition's (MagicCompRules-20260807.txt), not three summed.
     assert "; 277 examples; 739 glossary entries (in 2026-08-07)</td>" in home
+
+
+def test_a_messages_command_line_fix_is_said_in_the_pages_words():
+    """A payload's message on a page: its options become the controls that set them, its
+    commands links to the pages that do them (escaped), a command with no page stays code."""
+    from search.web.advice import for_web
+
+    assert str(for_web("show it without --lang or with --lang en")) == (
+        "show it with no language ticked or with English ticked"
+    )
+    assert str(for_web("no rule 999 <b>; try `mtgrules search 999`")) == (
+        'no rule 999 &lt;b&gt;; try <a href="/?q=999">search for “999”</a>'
+    )
+    assert str(for_web("its chapter MTR 3 (`mtgrules show 'MTR 3'`)")) == (
+        'its chapter MTR 3 (<a href="/doc/mtr/3">MTR 3</a>)'
+    )
+    assert str(for_web("--from 2025-11-14: `mtgrules stale --lang es`")) == (
+        'From 2025-11-14: <a href="/sources">the Sources page</a>'
+    )
+    assert str(for_web("add it: `mtgrules add FILE`")) == "add it: <code>mtgrules add FILE</code>"

@@ -32,6 +32,8 @@ LAYOUTS = {
 # The IPG's penalties, as it writes them after an infraction's name; judges name them so in
 # every language ("après une game loss…").
 PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
+# The IPG's chapters of infractions, as its Penalty Quick Reference (Appendix A) heads its rows.
+INFRACTION_CHAPTERS = ("Game Play Errors", "Tournament Errors", "Unsporting Conduct")
 
 # The judge document a tournament's level is judged by, and the words that say the level in
 # every language: the JAR at Regular REL (a store's casual event, FNM), the IPG at Competitive
@@ -128,6 +130,12 @@ def written_key(text: str) -> str | None:
     if doc == "jar" and rest.casefold().startswith("jar "):
         rest = rest[4:]
     return key(doc, slug(rest)) if slug(rest) else None
+
+
+def whole_document(text: str) -> str | None:
+    """A judge document named alone ("IPG", "mtr", " Jar "): its code, else None."""
+    name = text.strip().lower()
+    return name if name in JUDGE else None
 
 
 @cache

@@ -32,6 +32,9 @@ def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:
         return
     if payload.get("edition_note"):
         echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
+    if "contents" in payload:  # a judge document named alone
+        show_contents(payload)
+        return
     if payload.get("note"):
         echo(payload["note"])  # the number asked is another rule's, or none, today
     show_results(results, show, set())
@@ -39,3 +42,19 @@ def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:
         echo(f"\nrefers to: {', '.join(payload['refers_to'])}")
     if payload["referred_by"]:
         echo(f"referred to by: {', '.join(payload['referred_by'])}")
+
+
+def show_contents(payload: dict) -> None:
+    """A judge document's parts, a section indented under its chapter, an infraction with its
+    penalty."""
+    echo(f"{payload['query']} — {payload['title']}, {payload['edition']}")
+    for part in payload["contents"]:
+        number = part["key"].partition(" ")[2]
+        indent = "  " if "." in number or part.get("parent") else ""
+        penalty = f" · penalty: {part['penalty']}" if part.get("penalty") else ""
+        echo(f"{indent}{part['key']} — {part['title']}{penalty}")
+    echo(
+        f"\nshow a part: mtgrules show '{payload['contents'][0]['key']}'"
+        if payload["contents"]
+        else ""
+    )

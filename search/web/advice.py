@@ -43,7 +43,7 @@ def _language(code: str) -> str:
 
 def _options(text: str) -> Markup:
     for pattern, said in _OPTIONS:
-        text = pattern.sub(said, text)  # type: ignore[arg-type]
+        text = pattern.sub(said, text)
     return escape(text)
 
 

@@ -364,6 +364,7 @@ def create_app(home: Path) -> Starlette:
         Route("/", pages.home_page),
         # {..:path}: a key may hold a slash ("Exilio / Exiliar"), links escape it as %2F.
         Route("/rule/{rule:path}", pages.rule_page),
+        Route("/doc/{doc:str}", pages.doc_page),
         Route("/doc/{doc:str}/{part:path}", pages.doc_page),
         Route("/history/{rule:path}", pages.history_page),
         Route("/term", pages.term_page),

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from corpus.model.documents import doc_of_key, is_judge_key
+from corpus.model.documents import JUDGE, doc_of_key, is_judge_key
 from corpus.model.languages import LANGUAGES, SHOWN_ORDER
 from corpus.model.numbers import section_of
 from corpus.model.records import Record
@@ -62,6 +62,12 @@ class Overview:
     @property
     def newest_english(self) -> str | None:
         return self.english_editions[-1] if self.english_editions else None
+
+    @property
+    def judge_documents(self) -> list[str]:
+        """The judge documents the library holds (mtr, ipg, jar), in that order."""
+        held = {doc for holding in self.holdings.values() for doc in holding.judge_editions}
+        return [doc for doc in JUDGE if doc in held]
 
     def missing(self, key: str, lang: str) -> str:
         """Why a result has no text in this language."""

@@ -256,10 +256,23 @@ async def rule_page(request: Request) -> Response:
 async def doc_page(request: Request) -> Response:
     """/doc/mtr/2.3: a part of a judge document, on the rule page (the penalty, the edition,
     the citations as links)."""
-    doc, part = request.path_params["doc"].lower(), request.path_params["part"]  # /doc/MTR/2.3
-    if doc not in JUDGE:
+    doc, part = request.path_params["doc"].lower(), request.path_params.get("part", "")
+    if doc not in JUDGE:  # /doc/MTR/2.3 is /doc/mtr/2.3
         return error_page(404, f"{doc} — mtgrules", f"no such document; valid: {', '.join(JUDGE)}")
+    if not part.strip():  # /doc/ipg: its contents
+        return await _contents_page(request, doc)
     return await _rule_page(request, f"{doc.upper()} {part}")
+
+
+async def _contents_page(request: Request, doc: str) -> Response:
+    """/doc/ipg: the document's parts, each a link, an infraction with its penalty."""
+    library = _library(request)
+    try:
+        filters, show = _filters(request)
+        payload, _ = await library.with_engine(payloads.show, doc, filters, show)
+    except payloads.Problem as problem:
+        return error_page(problem.status, f"{doc.upper()} — mtgrules", str(problem))
+    return page("contents.html", title=f"{doc.upper()} — mtgrules", payload=payload)
 
 
 async def _rule_page(request: Request, rule: str) -> Response:
