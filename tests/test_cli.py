@@ -121,6 +121,34 @@ def test_add_rejects_bad_files_with_one_line(tmp_path: Path):
         assert err.count("\n") == 1 and str(path.name) in err and reason in err
 
 
+def test_add_json_reports_each_file(tmp_path: Path, home: Path):
+    """`add --json`: one entry per file, what was added (language, edition, layout, records,
+    lines dropped), what the library had already, what was refused and why; exit 1 when one
+    was refused, the others still added."""
+    page = tmp_path / "regola-205-2.txt"
+    page.write_text(
+        "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e terra.\n",
+        encoding="utf-8",
+    )
+    binary = tmp_path / "immagine.png"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
+    code, out, err = run("add", "--json", str(SEEDS / IT), str(page), str(binary))
+    assert (code, err) == (1, "")
+    known, added, refused = json.loads(out)["files"]
+    assert known == {"file": IT, "status": "already in the library"}
+    assert added["status"] == "added" and added["lang"] == "it"
+    assert added["added_as"] == "regola-205-2.txt" and added["records"] == {"rule": 1}
+    assert refused["status"] == "refused" and refused["error"].startswith("immagine.png: ")
+    assert (home / "documents" / "regola-205-2.txt").exists()
+
+
+def test_a_search_with_no_results_gives_its_error_in_json():
+    """`search zzqqxx --json`: no results, an `error` a script can read, exit 1."""
+    code, out, _ = run("search", "zzqqxx", "--json")
+    assert code == 1
+    assert json.loads(out) == {"query": "zzqqxx", "results": [], "error": "no rules match 'zzqqxx'"}
+
+
 def test_add_keeps_a_new_document_and_skips_a_known_one(tmp_path: Path, home: Path):
     """A new rules file is stored in MTGRULES_HOME; a seed already there is a no-op."""
     code, out, _ = run("add", str(SEEDS / IT))
@@ -243,6 +271,17 @@ def test_unknown_language_lists_valid_ones():
     """--lang xx is a usage error naming the valid languages."""
     code, _, err = run("search", "tipo", "--lang", "xx")
     assert code == 2 and "valid: it, fr, es, pt, en" in err
+
+
+def test_a_regional_language_tag_is_its_language():
+    """--lang it-IT, es_ES (as CAT tools and PO headers write them) are it and es; an unknown
+    region of an unknown language is still refused."""
+    code, out, _ = run("search", "205.4", "--json", "--lang", "it-IT,es_ES")
+    assert code == 0
+    langs = {r["lang"] for result in json.loads(out)["results"] for r in result["records"]}
+    assert "it" in langs and langs <= {"it", "es"}
+    code, _, err = run("search", "tipo", "--lang", "xx-YY")
+    assert code == 2 and "unknown language 'xx'; valid: it, fr, es, pt, en" in err
 
 
 def test_an_empty_language_is_refused():

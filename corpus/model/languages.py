@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -620,6 +621,9 @@ TRANSLATED = tuple(code for code in CODES if code != "en")  # the translations' 
 SHOWN_ORDER = ("en", *TRANSLATED)  # columns, exports and results: English first
 
 
+_REGIONAL = re.compile(r"[a-z]{2}[-_][a-z]{2,4}")  # pt-br, es_es, zh-hant
+
+
 class UnknownLanguageError(ValueError):
     """A language code outside the table."""
 
@@ -630,10 +634,17 @@ def validate_languages(codes: Iterable[str]) -> tuple[str, ...]:
     for raw in codes:
         if not raw.strip(" ,"):  # `--lang ""`: a language was meant, none given
             raise UnknownLanguageError(f"no language given; valid: {', '.join(LANGUAGES)}")
-        for code in raw.split(","):
-            code = code.strip().lower()
+        for written in raw.split(","):
+            code = written.strip().lower()
             if not code:
                 continue
+            # A regional tag as CAT tools and PO headers write it (pt-BR, es_ES, it-IT): its
+            # language; the library holds one of each.
+            code = (
+                re.split(r"[-_]", code, maxsplit=1)[0]
+                if re.fullmatch(r"[a-z]{2}[-_][a-z]{2,4}", code)
+                else code
+            )
             if code not in LANGUAGES:
                 valid = ", ".join(LANGUAGES)
                 raise UnknownLanguageError(f"unknown language {code!r}; valid: {valid}")

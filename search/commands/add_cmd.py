@@ -9,12 +9,14 @@ import click
 from corpus import paths
 from corpus.library import Holdings, add_document, holdings, known_hashes
 from indexer.store import live_build
-from search.safe_text import echo, one_line
+from search.commands.options import json_option
+from search.safe_text import echo, echo_json, one_line
 
 
 @click.command("add")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-def command(files: tuple[Path, ...]) -> None:
+@json_option
+def command(files: tuple[Path, ...], as_json: bool) -> None:
     """Add rules documents to the library; each is checked before it is kept."""
     from corpus.read.ingest import IngestError
 
@@ -28,12 +30,18 @@ def command(files: tuple[Path, ...]) -> None:
     indexed = {name.removeprefix("documents/") for name in seen}
     english, translations = (live.english_sources, live.translations) if live else ({}, {})
     held = holdings(paths.home(), english, translations, indexed)
+    report = []
     for path in files:
         try:
-            keep(read_file(path), path.name, known, held)
+            report.append(keep(read_file(path), path.name, known, held, quiet=as_json))
         except IngestError as error:
-            echo(f"error: {error}", err=True)
+            if as_json:
+                report.append({"file": path.name, "status": "refused", "error": str(error)})
+            else:
+                echo(f"error: {error}", err=True)
             failed += 1
+    if as_json:
+        echo_json({"files": report})
     if failed:
         raise SystemExit(1)
 
@@ -43,8 +51,10 @@ def keep(
     name: str,
     known: set[str] | None = None,
     held: Holdings | None = None,
-) -> None:
-    """Add one document's bytes and report it in one line (IngestError if unusable)."""
+    quiet: bool = False,
+) -> dict[str, object]:
+    """Add one document's bytes and report it in one line, unless `quiet` (IngestError if
+    unusable): what was added, as `add --json` gives it."""
     home = paths.home()
     shown = one_line(name)  # a newline in a file name must not forge a second line
     try:
@@ -56,23 +66,40 @@ def keep(
         ) from None
     document = added.document
     if document is None or added.path is None:
-        echo(f"{shown}: already in the library, nothing to do")
-        return
+        if not quiet:
+            echo(f"{shown}: already in the library, nothing to do")
+        return {"file": name, "status": "already in the library"}
     counts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(document.counts().items()))
-    echo(
-        f"{shown}: added as {one_line(added.path.name)} (lang={document.lang}, "
-        f"edition={document.edition or 'unknown'}, format={document.layout}; {counts}; "
-        f"{len(document.dropped):,} lines dropped)"
-    )
-    for warning in document.warnings:
-        echo(f"  warning: {warning}")
+    note = None
     if added.beside:
         others = ", ".join(one_line(s) for s in added.beside)
-        echo(
-            f"  note: the library has another {document.lang} translation ({others}); both are "
+        note = (
+            f"the library has another {document.lang} translation ({others}); both are "
             f"shown and searched, each beside the English it follows; to keep only this one, "
             f"`mtgrules remove {one_line(added.beside[0])}`"
         )
+    if not quiet:
+        echo(
+            f"{shown}: added as {one_line(added.path.name)} (lang={document.lang}, "
+            f"edition={document.edition or 'unknown'}, format={document.layout}; {counts}; "
+            f"{len(document.dropped):,} lines dropped)"
+        )
+        for warning in document.warnings:
+            echo(f"  warning: {warning}")
+        if note:
+            echo(f"  note: {note}")
+    return {
+        "file": name,
+        "status": "added",
+        "added_as": added.path.name,
+        "lang": document.lang,
+        "edition": document.edition,
+        "format": document.layout,
+        "records": dict(sorted(document.counts().items())),
+        "dropped": len(document.dropped),
+        "warnings": list(document.warnings),
+        **({"note": note} if note else {}),
+    }
 
 
 def read_file(path: Path) -> bytes:

@@ -55,6 +55,8 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     if payload.get("note") and results and not as_json:
         echo(f"note: {payload['note']}", err=True)  # --edition's number is another today
     if as_json:
+        if not results:  # the error a scripter reads, with the close words, as on stderr
+            payload = {**payload, "error": f"no rules match {text!r}{_hint(payload)}"}
         echo_json(payload)
     elif not results:
         hint = _hint(payload)
