@@ -247,11 +247,14 @@ class Engine:
         by_meaning = rank.by_key(dense, query.languages)
         if dense:
             scores = rank.fused(scores, by_meaning)
-        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores))
+        infractions = self._infractions_named(query)
+        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, infractions))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
         scores = rank.definitions_lead_to_rules(scores, leads)
-        scores = rank.judge_documents_first(scores, query.tournament, query.level_document)
+        # An infraction's name, in any language, is a tournament's word ("cartas marcadas").
+        tournament = query.tournament or bool(infractions)
+        scores = rank.judge_documents_first(scores, tournament, query.level_document)
         if dense:
             scores = rank.learned_order(scores, by_words, by_meaning)
         if filters.docs:
@@ -364,7 +367,9 @@ class Engine:
         query = parse(text, self)
         return builder.lexical(query, self.translator(query), self.searcher.schema, every_word=True)
 
-    def _named_keys(self, query: Query, scores: dict[str, float]) -> set[str]:
+    def _named_keys(
+        self, query: Query, scores: dict[str, float], infractions: set[str]
+    ) -> set[str]:
         """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
         concept in any language ("azione generata dallo stato": State-Based Actions), or a
         word of a list (Wizard: the creature types, 205.3m)."""
@@ -376,15 +381,18 @@ class Engine:
         keys = {key for key in scores if fold(key) in named}
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
         headed |= {key for name in named for key in self.versions.listing(name)}
-        return keys | (headed & set(scores)) | (self._infractions_named(query) & set(scores))
+        return keys | (headed & set(scores)) | (infractions & set(scores))
 
     def _infractions_named(self, query: Query) -> set[str]:
         """The IPG infractions a question names anywhere in it, by one to three consecutive
         words ("…si un joueur arrive en retard": tardiness, IPG 3.1): a name so specific asks
-        for its section, wherever the question puts it."""
-        if not query.asked:
-            return set()
-        named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3))}
+        for its section, wherever the question puts it. A query that is no question names one
+        only whole ("cartas marcadas": Marked Cards, IPG 3.8, though "marcadas" is stemmed as
+        "marco", a frame, is)."""
+        if query.asked:
+            named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3))}
+        else:
+            named = {" ".join(query.words)} if query.words else set()
         return {
             key
             for run in named
