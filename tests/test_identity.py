@@ -459,3 +459,14 @@ def test_diff_reads_a_date_between_editions_as_the_edition_in_effect(library: Pa
     assert (payload["from"], payload["to"]) == ("2025-11-14", "2026-08-07")
     result = CliRunner().invoke(cli, ["diff", "--from", "2020-01-01", "--to", "2026-08-07"])
     assert result.exit_code == 2 and "no edition '2020-01-01' for --from" in result.stderr
+
+
+def test_a_rule_that_appeared_and_never_changed_says_so(library: Path):
+    """`history 722.1` (Preparation Cards, new in 2026-08-07): "appeared in 2026-08-07,
+    unchanged since", not "0 changes" above an "appeared" line."""
+    result = CliRunner().invoke(cli, ["history", "722.1"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:2] == [
+        "722.1: appeared in 2026-08-07, unchanged since (loaded editions 2024-11-08 on)",
+        "2026-08-07  appeared       722.1",
+    ]

@@ -949,3 +949,17 @@ def test_a_missing_part_of_a_document_in_the_library_says_what_it_has(
         assert result.stderr.splitlines() == [
             f"error: the {part[:3]} in the library has no {part}; {said}"
         ]
+
+
+def test_a_judge_parts_history_is_across_its_own_documents_editions(judge_home: Path) -> None:
+    """The part's page links to "History across MTR editions", and the history page is headed
+    so: the MTR's own editions, not the CR's."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    assert ">History across MTR editions</a>" in client.get("/doc/mtr/3.13").text
+    page = client.get("/history/MTR 3.13")
+    assert page.status_code == 200
+    assert "<h1>History of MTR 3.13 across MTR editions</h1>" in page.text

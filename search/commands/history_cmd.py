@@ -58,6 +58,8 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
             now = f"gone since {events[-1]['edition']}"
         named = f"{named} of {payload['edition']} ({now})"
     summary = f"{named}: {changes} change{'' if changes == 1 else 's'}"
+    if not changes and events and events[0]["event"] == "appeared":
+        summary = f"{named}: appeared in {events[0]['edition']}, unchanged since"
     if subrules:
         # A judge document's chapter has sections (the JAR's Common Issues, issues): its parts.
         parts = "parts" if is_judge_key(payload["rule"]) else "subrules"

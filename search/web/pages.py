@@ -398,8 +398,10 @@ async def history_page(request: Request) -> Response:
         known = await library.with_engine(_known, numbers)
     except payloads.Problem as problem:
         return error_page(problem.status, f"history {rule} — mtgrules", str(problem))
+    doc = doc_of_key(payload["rule"])  # a judge document's part: its own editions
+    editions = "English" if doc == "cr" else doc.upper()
     return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
-                known=known)  # fmt: skip
+                known=known, editions=editions)  # fmt: skip
 
 
 async def sources_page(request: Request) -> Response:
