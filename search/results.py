@@ -39,7 +39,10 @@ class Result:
         mechanic = by_english(self.key)
         terms: dict[str, None] = {}
         for record in self.records:
-            terms.update(dict.fromkeys(record.terms))
+            # An older English text's words are not today's ("converted mana cost" in 202.3).
+            shown = not self.in_effect or self.in_effect in record.editions
+            if record.lang != "en" or shown or not record.editions:
+                terms.update(dict.fromkeys(record.terms))
         return {
             "rule": mechanic.rule if mechanic else self.key,
             "edition": self.in_effect if chosen and self.in_effect else None,

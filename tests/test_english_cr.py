@@ -198,3 +198,13 @@ def test_fetch_cr_offline_says_so(home: Path):
     )
     assert result.exit_code == 1
     assert "cannot reach 127.0.0.1:9" in result.stderr
+
+
+def test_a_results_words_are_those_of_the_text_it_shows(full: Path):
+    """`show 202.3` shows today's text: its heading's words are today's ("mana value"), not the
+    older editions' ("converted mana cost"), which `--edition 2020-11-20` shows with its own."""
+    today = CliRunner().invoke(cli, ["show", "202.3"], catch_exceptions=False)
+    assert today.stdout.startswith("202.3 [") and "mana value" in today.stdout.splitlines()[0]
+    assert "converted mana cost" not in today.stdout.splitlines()[0]
+    then = CliRunner().invoke(cli, ["show", "202.3", "--edition", "2020-11-20"])
+    assert "converted mana cost" in then.stdout.splitlines()[0]

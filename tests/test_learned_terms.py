@@ -111,3 +111,16 @@ def test_tbx_carries_the_learned_evidence(learned_home: Path):
     for entry in entries:
         langs = [s.get("{http://www.w3.org/XML/1998/namespace}lang") for s in entry.iter("langSet")]
         assert langs == ["en", "es"]
+
+
+def test_a_lists_last_name_is_a_concept_without_its_and(learned_home: Path):
+    """Section 6 "Spells, Abilities, and Effects": "effects" is the learned concept for
+    "efectos", never "and effect"; no one-letter concept but the glossary's headwords X and Y
+    ("e.g." is none)."""
+    learned = concepts(learned_home, "efectos")
+    assert "effect" in learned and "and effect" not in learned
+    termbase = next(learned_home.glob("index/build-*/termbase.json"))
+    english = json.loads(termbase.read_text("utf-8"))["english"]
+    assert not [
+        e for e in english if e.startswith(("and ", "or ")) or (len(e) == 1 and e not in "xy")
+    ]

@@ -393,8 +393,8 @@ def test_sources_diff_and_history_for_a_translator(spanish_home: Path, shared_da
     )
     assert one.exit_code == 2
     assert (
-        "Spanish has one edition here (2025-11-14): --from 2025-11-14 and --to latest are both "
-        "it, so there is nothing to compare; what English changed since: `mtgrules stale --lang "
+        "Spanish has one edition here (2025-11-14): --from 2025-11-14 and --to latest both read "
+        "as it, so there is nothing to compare; what English changed since: `mtgrules stale --lang "
         "es`" in one.stderr
     )
     _, out = run(spanish_home, "history", "702.19", "--json")

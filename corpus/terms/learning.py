@@ -165,6 +165,9 @@ def enumeration_pairs(pairs: Iterable[Pair]) -> list[Pair]:
 # -- the English terms -------------------------------------------------------------------------
 
 
+_LIST_CONJUNCTION = re.compile(r"^\s*(?:and|or)\s+", re.IGNORECASE)
+
+
 def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str, str]:
     """The English terms the CR names: glossary headwords ("State-Based Actions"), headings of
     sections and rules ("Deathtouch"), list items of the newest edition, and the English side of
@@ -172,8 +175,14 @@ def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str,
     singular ("state-based action", "urza's")."""
     found: dict[str, str] = {}
 
-    def add(name: str) -> None:
+    def add(name: str, headword: bool = False) -> None:
+        # The last of a list's names ("Abilities, Costs, and Effects") is "Effects", not
+        # "and Effects"; a single letter names something only as a glossary headword ("X"),
+        # not as a list's item or a heading's word ("e.g.", "a", "b").
+        name = _LIST_CONJUNCTION.sub("", name)
         words = tokens(name)
+        if len(words) == 1 and len(words[0]) == 1 and not headword:
+            return
         if 0 < len(words) <= MAX_WORDS and not set(words) <= stop_words("en"):  # not "If"
             found.setdefault(english_key(words), singular_name(name.strip(" .").lower()))
 
@@ -183,7 +192,7 @@ def english_terms(records: Iterable[Record], pairs: Iterable[Pair]) -> dict[str,
         if record.lang != "en":
             continue
         for name in re.sub(r"\s*\(Obsolete\)", "", record.title or "").split(","):
-            add(name)
+            add(name, headword=record.kind == "glossary")
         if record.kind == "rule" and record.edition == newest:
             for item in list_items(record.text):
                 add(item)
