@@ -197,17 +197,17 @@ def test_the_home_page_orients(client: TestClient):
 
 
 def test_a_page_says_which_language_is_missing(client: TestClient):
-    """A rule with no Spanish text says what the Spanish documents cover; a search that asks
-    for Spanish says so under each result without it; a language with no document at all is
-    named as such."""
+    """A rule with no Spanish text in a section the Spanish documents translate says they leave
+    it out (outside it: what they cover); a search that asks for Spanish says so under each
+    result without it; a language with no document at all is named as such."""
     rule = client.get("/rule/205.4d").text
     assert (
-        "no Spanish text for 205.4d in this library: the Spanish documents cover section 205"
-        in rule
+        "no Spanish text for 205.4d in this library, though its section 205 is translated: the"
+        " Spanish documents leave this rule out" in rule
     )
     assert "no English text for 205.4d: this library has no English document" in rule
     search = client.get("/?q=tipo+di+carta&show=it&show=es").text
-    assert "no Spanish text for 205.2a in this library: the Spanish documents cover" in search
+    assert "no Spanish text for 205.2a in this library, though its section 205" in search
 
 
 def test_the_diff_page_defaults_to_the_two_newest_editions(client: TestClient, tmp_path: Path):

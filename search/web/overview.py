@@ -77,6 +77,14 @@ class Overview:
             return f"no {name} text for {key}: the {doc_of_key(key).upper()} is not in {name} here"
         if holding is None:
             return f"no {name} text for {key}: this library has no {name} document"
+        section = section_of(key)
+        if section.isdigit() and int(section) in holding.sections:
+            # Its section is translated, this rule is not: an entry left untranslated, or a
+            # rule English added after the edition the translation follows.
+            return (
+                f"no {name} text for {key} in this library, though its section {section} is "
+                f"translated: the {name} documents leave this rule out"
+            )
         return f"no {name} text for {key} in this library: the {name} documents cover " + (
             holding.coverage
         )
