@@ -560,14 +560,17 @@ def test_the_listening_socket_says_it_is_tcp_so_answers_are_not_held_back():
 def test_a_second_different_copy_of_an_english_edition_is_refused(
     home: Path, tmp_path: Path, shared_data: Path
 ):
-    """A cut copy of English 2026-08-07 beside the whole one would make two texts of one edition
-    (diff and history would read either): refused in one line naming the copy kept and how to
-    replace it, whether the first is indexed yet or not; the same bytes again are no change."""
+    """An edited copy of English 2026-08-07 beside the whole one would make two texts of one
+    edition (diff and history would read either): refused in one line naming the copy kept and
+    how to replace it, whether the first is indexed yet or not; the same bytes again are no
+    change."""
     whole = shared_data / "cr/en/MagicCompRules-20260807.txt"
-    cut = tmp_path / "MagicCompRules-cut.txt"
-    cut.write_bytes(b"\n".join(whole.read_bytes().splitlines()[:3000]) + b"\n")
+    cut = tmp_path / "MagicCompRules-edited.txt"
+    edited = whole.read_bytes().replace(b"has 0 or less life", b"has zero or less life", 1)
+    assert edited != whole.read_bytes()
+    cut.write_bytes(edited)
     refusal = (
-        "error: MagicCompRules-cut.txt: English 2026-08-07 is already in the library as "
+        "error: MagicCompRules-edited.txt: English 2026-08-07 is already in the library as "
         "MagicCompRules-20260807.txt, and this copy differs from it; to replace it, "
         "`mtgrules remove MagicCompRules-20260807.txt` first\n"
     )
@@ -594,4 +597,20 @@ def test_a_second_different_copy_of_an_english_edition_is_refused(
     ]
     assert run("remove", "MagicCompRules-20260807.txt")[0] == 0
     code, out, _ = run("add", str(cut))
-    assert code == 0 and out.startswith("MagicCompRules-cut.txt: added as ")
+    assert code == 0 and out.startswith("MagicCompRules-edited.txt: added as ")
+
+
+@pytest.mark.shared_data
+def test_an_english_edition_cut_short_is_refused(home: Path, tmp_path: Path, shared_data: Path):
+    """The first half of English 2025-04-04 (its title and contents, rules up to 701.52c, no
+    glossary) would read as an edition that removed 1,400 rules and end their identities:
+    refused in one line saying where its rules end; the other files are still added."""
+    whole = shared_data / "cr/en/MagicCompRules-20250404.txt"
+    half = tmp_path / "cr-half.txt"
+    half.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    code, out, err = run("add", str(half), str(whole))
+    assert code == 1 and out.startswith("MagicCompRules-20250404.txt: added as ")
+    assert err == (
+        "error: cr-half.txt: the English Comprehensive Rules 2025-04-04 cut short: its title, "
+        "but no glossary after its rules, which end at 701.52c; give the whole file\n"
+    )

@@ -10,7 +10,7 @@ from corpus.model.records import Document, Dropped
 from corpus.model.text import UnreadableError, decode_report, normalize, split_lines
 from corpus.read.detect import detect_language
 from corpus.read.html_extract import html_lines, looks_like_html
-from corpus.read.layouts import Context, detect_layout, gettext
+from corpus.read.layouts import Context, detect_layout, gettext, official_cr
 from corpus.read.limits import MAX_BYTES, MAX_PDF_BYTES
 from corpus.read.numbering import numbering_warnings
 from corpus.read.pdf_extract import PdfError, looks_like_pdf, pdf_lines
@@ -71,6 +71,12 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     parsed = detection.layout.parse(ctx)
     if not parsed.records:
         raise IngestError(f"{source}: no rules found in it (layout {detection.layout.name})")
+    if lang == "en" and edition and official_cr.cut_short(lines, parsed.records):
+        last = next((r.number for r in reversed(parsed.records) if r.number), "?")
+        raise IngestError(
+            f"{source}: the English Comprehensive Rules {edition} cut short: its title, but no "
+            f"glossary after its rules, which end at {last}; give the whole file"
+        )
     if len(parsed.records) > MAX_RECORDS:  # an index of 100,000 records took 700 MB to build
         raise IngestError(
             f"{source}: {len(parsed.records):,} records, more than a rules document (the whole "

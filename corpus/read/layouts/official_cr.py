@@ -7,8 +7,10 @@ chapters opening their sections tell the layout then."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from corpus.model.languages import all_labels
+from corpus.model.records import Record
 from corpus.read.layouts.base import EXAMPLE_LINE, Builder, Context, Draft, Parsed, non_blank
 from corpus.read.layouts.numbered import NUMBERED_LINE, TERMINAL, add_numbered_rows, numbered_stats
 
@@ -73,6 +75,14 @@ def score(lines: list[str]) -> tuple[float, str]:
             + (", a glossary" if glossary else "")
         )
     return 0.0, "no Comprehensive Rules title, glossary and numbered rules"
+
+
+def cut_short(lines: list[str], records: Sequence[Record]) -> bool:
+    """Whether a document opens as the Comprehensive Rules do (their title) but has no
+    glossary after its rules: a file cut short, whose missing rules would read as rules the
+    edition removed."""
+    titled = any(TITLE.search(text) for _, text in non_blank(lines)[:5])
+    return titled and not any(r.kind == "glossary" for r in records)
 
 
 def parse(ctx: Context) -> Parsed:
