@@ -336,7 +336,13 @@ def test_po_round_trip_in_place_of_the_original_keeps_every_translation_in_place
         cli, ["export", "--format", "po", "--lang", "pt"]
     )
     assert result.exit_code == 0
-    assert "\nnote: 13 pt translations are not in the catalogue: " in result.stderr
+    # Each named by kind: the rules (`stale` lists them too), an example, glossary entries.
+    assert (
+        "\nnote: 13 pt translations are not in the catalogue: today's English has no line for"
+        " them: rules 100.7, 120.4a, 122.8, 201.2b, 201.5 and 3 more; example of 118.3c; glossary"
+        " entries Converted Mana Cost, Damage Assignment Order, Tribal, Vancouver Mulligan"
+        " (`mtgrules stale --lang pt` lists the rules)\n" in result.stderr
+    )
     exported = tmp_path / "mtgrules-pt.po"
     exported.write_text(result.stdout, encoding="utf-8")
     code, _ = run(second, "add", *map(str, english), str(exported))

@@ -127,16 +127,7 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
         except ValueError as error:
             raise click.ClickException(str(error)) from None
         if left_out:
-            # Each rule or entry once (an article's paragraphs share their mechanic's key).
-            named = list(dict.fromkeys(r.number or r.key for r in left_out))
-            shown = ", ".join(named[:5])
-            more = f" and {len(named) - 5:,} more" if len(named) > 5 else ""
-            echo(
-                f"note: {len(left_out):,} {lang} translations are not in the catalogue: today's "
-                f"English has no line for them ({shown}{more}); `mtgrules stale --lang {lang}` "
-                "lists them",
-                err=True,
-            )
+            echo(f"note: {left_out_note(left_out, lang)}", err=True)
         if output is None:
             echo(text, nl=False)
             continue
@@ -167,3 +158,27 @@ def _check_edition(edition: str, editions: set[str | None]) -> None:
         raise click.ClickException(
             f"no text of edition {edition} in the library; English editions loaded: {loaded}"
         )
+
+
+def left_out_note(left_out: list[Record], lang: str) -> str:
+    """What an export could not hold, by kind: the rules (which `stale` lists too), the
+    glossary entries and examples English no longer has."""
+    by_kind: dict[str, dict[str, None]] = {}
+    for record in left_out:  # each rule or entry once (an article's paragraphs share a key)
+        name = record.number or record.key
+        if record.kind == "example":
+            name = f"of {record.parent or name}"
+        by_kind.setdefault(record.kind, {})[name] = None
+    said = []
+    for kind, names in by_kind.items():
+        listed = list(names)
+        more = f" and {len(listed) - 5:,} more" if len(listed) > 5 else ""
+        plural = (
+            kind if len(listed) == 1 else ("glossary entries" if kind == "glossary" else f"{kind}s")
+        )
+        said.append(f"{plural} {', '.join(listed[:5])}{more}")
+    rules = f" (`mtgrules stale --lang {lang}` lists the rules)" if "rule" in by_kind else ""
+    return (
+        f"{len(left_out):,} {lang} translations are not in the catalogue: today's English has no "
+        f"line for them: {'; '.join(said)}{rules}"
+    )
