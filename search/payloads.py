@@ -67,6 +67,21 @@ def search(
         payload["missing"] = list(outcome.missing)  # some of the words only: found nowhere
     if not results and filters.langs and (note := _not_in_languages(engine, filters)):
         payload["note"] = note
+    elif not results and filters.langs:
+        # Nothing in the languages asked for: say whether other languages have it.
+        _, elsewhere, _ = search(engine, text, dataclasses.replace(filters, langs=()), 1)
+        written = sorted(
+            {r.lang for result in elsewhere for r in result.records}, key=SHOWN_ORDER.index
+        )
+        if written:
+            payload["note"] = (
+                f"no {named(filters.langs, ' or ')} text matches it, {named(written)} text does;"
+                f" search without --lang"
+            )
+    elif not results and number:
+        payload["note"] = (
+            f"no rule {text.strip()} in the library (`mtgrules sources` lists what it holds)"
+        )
     if outcome.by_meaning:
         payload["by_meaning"] = True  # no rule has any of its words: ranked by meaning alone
     if (outcome.by_meaning or not results) and not number:
@@ -524,6 +539,14 @@ def diff(
             changes = [c for c in changes if _under(part, c.old if gone or not c.new else c.new)]
         elif part:  # what happened at this number, in either edition
             changes = [c for c in changes if _under(part, c.old) or _under(part, c.new)]
+        if part and not changes and not gone and len(langs or ("en",)) == 1:
+            printed = (r for e in (old, new) for r in editions[e] if _under(part, r))
+            if next(printed, None) is None:  # "0 changes" would say 999.9z stayed the same
+                raise Problem(
+                    f"no rule {part} in {language_name(lang)} {old} or {new}; which editions"
+                    f" print it: `mtgrules history {part}`",
+                    404,
+                )
         payloads.append(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
         )
@@ -638,10 +661,8 @@ def history(
     editions = by_edition(records, "en")
     if not editions:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
-    if edition is not None:
-        edition = resolve_edition(edition, list(editions))
-    if edition is not None and edition not in editions:
-        raise Problem(f"no English edition {edition}; loaded editions: {', '.join(editions)}", 400)
+    if edition is not None:  # a date between editions: the one in effect then, as elsewhere
+        edition = _edition(editions, edition, "--edition")
     loaded = list(editions.items())
     compared: dict[int, Any] = {}
     texts = edition_texts(loaded, ignore_typography)  # once for the rule and its subrules

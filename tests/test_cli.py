@@ -396,3 +396,17 @@ def test_a_judge_section_not_in_the_library_says_how_to_search_it():
         "error: no MTR 99.9 in the library; add the document with `mtgrules add`, "
         "or try `mtgrules search 'MTR 99.9'`"
     )
+
+
+def test_a_search_that_finds_nothing_in_a_language_says_which_have_it():
+    """`search stazione --lang fr` finds no French text, but the Italian seed has it: the error
+    says so (stderr and --json); a rule number no document prints says it is not in the
+    library."""
+    code, _, err = run("search", "stazione", "--lang", "fr")
+    assert code == 1
+    assert err.endswith("; no French text matches it, Italian text does; search without --lang\n")
+    code, out, _ = run("search", "999.9z", "--json")
+    assert code == 1 and json.loads(out)["error"] == (
+        "no rules match '999.9z'; no rule 999.9z in the library (`mtgrules sources` lists what it"
+        " holds)"
+    )

@@ -385,6 +385,10 @@ def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
     assert "Spanish has one edition here (2025-11-14): From 2025-11-14 and To 2026-08-07" in text
     assert '<a href="/sources">the Sources page</a>' in page.text
     assert "--from" not in text and "mtgrules stale" not in text
+    # Spanish first: the pickers are English's (Spanish has one edition), both are said.
+    spanish_first = html.unescape(client.get("/diff" + query.replace("en,es", "es,en")).text)
+    assert "English 2025-11-14 → 2026-08-07, 310.9: " in spanish_first
+    assert "Spanish has one edition here (2025-11-14)" in spanish_first
     assert client.get("/diff?lang=en,xx").status_code == 400
     assert "lang: one of" in client.get("/diff?lang=en,xx").text
 
@@ -470,3 +474,26 @@ def test_a_rule_that_appeared_and_never_changed_says_so(library: Path):
         "722.1: appeared in 2026-08-07, unchanged since (loaded editions 2024-11-08 on)",
         "2026-08-07  appeared       722.1",
     ]
+
+
+def test_history_takes_a_date_between_editions_as_show_does(library: Path):
+    """`history 725.1 --edition 2026-01-01` reads the date as the edition in effect then
+    (2025-11-14), as show, search and diff do: the same answer as with that edition."""
+    between = CliRunner().invoke(cli, ["history", "725.1", "--edition", "2026-01-01", "--json"])
+    named = CliRunner().invoke(cli, ["history", "725.1", "--edition", "2025-11-14", "--json"])
+    assert between.exit_code == named.exit_code == 0, between.output
+    assert json.loads(between.stdout) == json.loads(named.stdout)
+
+
+def test_a_diff_of_a_rule_no_edition_prints_is_an_error_not_no_change(library: Path):
+    """`diff --from 2025-11-14 --to 2026-08-07 999.9z`: not "0 changes" (as if it stayed the
+    same) but an error naming the editions; a rule that did not change is still 0 changes."""
+    args = ["diff", "--from", "2025-11-14", "--to", "2026-08-07"]
+    missing = CliRunner().invoke(cli, [*args, "999.9z"])
+    assert missing.exit_code == 1
+    assert missing.stderr == (
+        "error: no rule 999.9z in English 2025-11-14 or 2026-08-07; which editions print it:"
+        " `mtgrules history 999.9z`\n"
+    )
+    same = CliRunner().invoke(cli, [*args, "704.5j"], catch_exceptions=False)
+    assert (same.exit_code, same.stdout) == (0, "en 2025-11-14 → 2026-08-07: 0 changes\n")

@@ -54,15 +54,15 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
     if payload.get("note") and results and not as_json:
         echo(f"note: {payload['note']}", err=True)  # --edition's number is another today
+    if not results:
+        hint = f"; {payload['note']}" if payload.get("note") else _hint(payload)
+        nothing = f"no rules match {text!r}{hint}"
     if as_json:
-        if not results:  # the error a scripter reads, with the close words, as on stderr
-            payload = {**payload, "error": f"no rules match {text!r}{_hint(payload)}"}
+        if not results:  # the error a scripter reads, as on stderr
+            payload = {**payload, "error": nothing}
         echo_json(payload)
     elif not results:
-        hint = _hint(payload)
-        if note := payload.get("note"):
-            hint = f"; {note}"
-        echo(f"no rules match {text!r}{hint}", err=True)
+        echo(nothing, err=True)
     else:
         show_results(results, show, matched)
     if not results:

@@ -345,11 +345,13 @@ async def diff_page(request: Request) -> Response:
     langs = [code.strip() for code in langs if code.strip()] or ["en"]
     if any(code not in LANG_NAMES for code in langs):
         return error_page(400, "diff — mtgrules", f"lang: one of {', '.join(LANG_NAMES)}")
-    lang = langs[0]
     try:
-        editions = await library.run(_diff_editions, library, lang, doc)
+        # The pickers show the first language with two editions to compare (lang=es,en with
+        # the Spanish CR following one edition: English's), else the first one's.
+        choices = [(code, await library.run(_diff_editions, library, code, doc)) for code in langs]
     except payloads.Problem as problem:
         return error_page(problem.status, "diff — mtgrules", str(problem))
+    lang, editions = next(((c, e) for c, e in choices if len(e) > 1), choices[0])
     old = query.get("from") or (editions[-2] if len(editions) > 1 else "")
     new = query.get("to") or (editions[-1] if editions else "")
     rule = query.get("rule", "").strip()
@@ -359,7 +361,7 @@ async def diff_page(request: Request) -> Response:
     title = f"diff{compared}{', ' + rule if rule else ''} — mtgrules"
     if len(editions) < 2:
         name = ENGLISH_NAMES[lang] if doc == "cr" else doc.upper()
-        note = f"this library has {len(editions) or 'no'} dated {name} edition" + (
+        note = f"this library has {len(editions) or 'no'} {name} edition" + (
             "" if len(editions) == 1 else "s"
         )
         return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
