@@ -92,7 +92,17 @@ def search(
         suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]
         if suggestions:
             payload["suggestions"] = suggestions
+    if not results:  # what the command line says on stderr, for a script (`--json`, the API)
+        payload["error"] = f"no rules match {text!r}{_why_nothing(payload)}"
     return payload, results, set(outcome.matched)
+
+
+def _why_nothing(payload: dict[str, Any]) -> str:
+    """The note of a search that found nothing, or the close words it may have meant."""
+    if payload.get("note"):
+        return f"; {payload['note']}"
+    suggestions = payload.get("suggestions")
+    return f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
 
 
 def named(codes: Sequence[str], last: str = " and ") -> str:
@@ -430,9 +440,19 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
     """{"query", "concepts": [{"english", "terms", "rules"}], "hidden"}: learned pairs below
     the shown confidence (corpus.terms.termbase.SHOWN_CONFIDENCE) are left out and counted."""
+    from search.query import MAX_QUERY_CHARS
+
     phrase = phrase.strip()
     if not phrase:
         raise Problem("give a term, e.g. `mtgrules term leggendario`", 400)
+    if len(phrase) > MAX_QUERY_CHARS:
+        raise Problem(
+            f"the term is {len(phrase):,} characters long; give a word or a phrase, under "
+            f"{MAX_QUERY_CHARS} characters",
+            400,
+        )
+    if not any(c.isalnum() for c in phrase):
+        raise Problem(f"{phrase!r} has no word to look up; give a term, e.g. leggendario", 400)
     concepts: dict[str, list[dict[str, Any]]] = {}
     hidden = 0
     for found in engine.termbase.lookup(phrase, engine.lemmas):  # "piochent": piocher

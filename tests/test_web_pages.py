@@ -343,3 +343,15 @@ def test_a_messages_command_line_fix_is_said_in_the_pages_words():
         'From 2025-11-14: <a href="/sources">the Sources page</a>'
     )
     assert str(for_web("add it: `mtgrules add FILE`")) == "add it: <code>mtgrules add FILE</code>"
+
+
+def test_the_api_says_nothing_found_as_the_command_line_does(client: TestClient):
+    """/api/search with no result gives the `error` `search --json` gives; /api/term of a word
+    the term base lacks is a 404, as its page; a term of no word or too long is a 400."""
+    found = client.get("/api/search", params={"q": "zzqqxx"})
+    assert found.status_code == 200
+    assert found.json()["error"] == "no rules match 'zzqqxx'"
+    assert client.get("/api/term/zzqqxx").status_code == 404
+    assert client.get("/api/term/zzqqxx").json() == {"error": "'zzqqxx' is not in the term base"}
+    assert client.get("/api/term/!!!").status_code == 400
+    assert client.get("/api/term/" + "a" * 600).status_code == 400

@@ -54,15 +54,10 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
     if payload.get("note") and results and not as_json:
         echo(f"note: {payload['note']}", err=True)  # --edition's number is another today
-    if not results:
-        hint = f"; {payload['note']}" if payload.get("note") else _hint(payload)
-        nothing = f"no rules match {text!r}{hint}"
     if as_json:
-        if not results:  # the error a scripter reads, as on stderr
-            payload = {**payload, "error": nothing}
-        echo_json(payload)
+        echo_json(payload)  # with its "error" when nothing matched, as stderr says it
     elif not results:
-        echo(nothing, err=True)
+        echo(payload["error"], err=True)
     else:
         show_results(results, show, matched)
     if not results:

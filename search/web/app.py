@@ -276,7 +276,10 @@ def api_show(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_term(library: Library, request: Request) -> dict[str, Any]:
-    return payloads.term(library.engine(), request.path_params["term"])
+    payload = payloads.term(library.engine(), request.path_params["term"])
+    if not payload["concepts"]:  # as the page and the command line: not found
+        raise payloads.Problem(f"{payload['query']!r} is not in the term base", 404)
+    return payload
 
 
 def api_diff(library: Library, request: Request) -> dict[str, Any]:
