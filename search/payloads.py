@@ -643,8 +643,10 @@ def _span(
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
     """A loaded edition, or the one in effect on a date between them (as --edition reads it)."""
-    from corpus.model.dates import in_effect_on, typed_date
+    from corpus.model.dates import EDITION_FORMS, in_effect_on, typed_date
 
+    if typed_edition(wanted) is None:  # "2025-13-01", "yesterday": no date (the API's too)
+        raise Problem(f"{wanted!r} for {option} is not a date; {EDITION_FORMS}", 400)
     date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
     if date not in editions and typed_date(date):
         date = in_effect_on(list(editions), date) or date

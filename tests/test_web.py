@@ -48,12 +48,12 @@ def test_the_api_answers_what_json_prints(client: TestClient, url: str, command:
 
 
 def test_errors_are_json_with_their_status(client: TestClient):
-    """A malformed query is 400, an unknown rule 404, with the CLI's message."""
+    """A malformed query is 400, an unknown rule 404, with the CLI's message (its fix a request)."""
     response = client.get("/api/search", params={"q": 'regola "aperta'})
     assert response.status_code == 400 and "unbalanced quote" in response.json()["error"]
     response = client.get("/api/show/999.9")
     assert response.status_code == 404
-    assert response.json() == {"error": "no rule 999.9 in the library; try `mtgrules search 999.9`"}
+    assert response.json() == {"error": "no rule 999.9 in the library; try `/api/search?q=999.9`"}
     assert client.get("/api/search", params={"q": "x" * 501}).status_code == 400
     assert client.get("/api/search", params={"q": "tipo", "limit": "1000"}).status_code == 400
     assert client.get("/rule/999.9").status_code == 404

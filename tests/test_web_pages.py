@@ -134,7 +134,7 @@ def test_a_key_with_a_slash_reaches_its_page(client: TestClient):
         ("/?q=tipo&kind=nope", "unknown kind"),
         ("/rule/205.4?edition=someday", "edition:"),
         ("/diff?lang=zz", "lang: one of"),
-        ("/api/diff?from=2024-01-01", "give from= and to="),
+        ("/api/diff?from=2024-01-01", "give to="),
     ],
 )
 def test_bad_parameters_are_400_with_a_message(client: TestClient, url: str, message: str):
@@ -355,3 +355,25 @@ def test_the_api_says_nothing_found_as_the_command_line_does(client: TestClient)
     assert client.get("/api/term/zzqqxx").json() == {"error": "'zzqqxx' is not in the term base"}
     assert client.get("/api/term/!!!").status_code == 400
     assert client.get("/api/term/" + "a" * 600).status_code == 400
+
+
+def test_the_apis_errors_name_parameters_and_requests(client: TestClient):
+    """An API error says its fix for a script: parameters (lang=, from=), requests
+    (/api/search?q=…), not the command line's options and commands; bad values of against=,
+    lang= (given empty), from= and numbering= are 400s as their options are."""
+    shown = client.get("/api/show/999.9z").json()["error"]
+    assert shown == "no rule 999.9z in the library; try `/api/search?q=999.9z`"
+    assert (
+        client.get("/api/show/205.4d?lang=en")
+        .json()["error"]
+        .endswith("show it without lang= or with lang=it")
+    )
+    for url, said in (
+        ("/api/check?against=xx", "against: only the English rules are a reference (en)"),
+        ("/api/check?lang=", "lang: no language given; valid: it, fr, es, pt, en"),
+        ("/api/diff?from=2025-13-01&to=latest", "'2025-13-01' for from= is not a date;"),
+        ("/api/diff?from=2025-11-14", "give to=, e.g. ?from=2024-11-08&to=2025-07-25"),
+        ("/api/diff?from=2025-11-14&to=latest&numbering=foo", "numbering: to (the edition"),
+    ):
+        answer = client.get(url)
+        assert answer.status_code == 400 and answer.json()["error"].startswith(said), url

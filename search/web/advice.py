@@ -1,7 +1,8 @@
-"""A message's fix said for the web page that shows it: the payloads' messages are written for
-the command line ("show it without --lang", "`mtgrules stale --lang es`"); on a page a command
-becomes a link to the page that does it, and an option the form control that sets it. Commands
-with no page (`mtgrules add`) stay as they are: the command line is the way to do them."""
+"""A message's fix said for the web page or the API that gives it: the payloads' messages are
+written for the command line ("show it without --lang", "`mtgrules stale --lang es`"); on a page
+a command becomes a link to the page that does it, and an option the form control that sets it;
+in the API, the request that does it and the parameter. Commands with no page (`mtgrules add`)
+stay as they are: the command line is the way to do them."""
 
 from __future__ import annotations
 
@@ -90,3 +91,41 @@ def _parsed(args: list[str]) -> tuple[dict[str, str], list[str]]:
         else:
             rest.append(word)
     return options, rest
+
+
+# An option with its value ("--lang es", "--from 2024-11-08", "--doc ipg"), else alone.
+_CODES = "|".join(LANGUAGES)
+_API_OPTION = re.compile(
+    rf"--(?:(lang|show) ((?:{_CODES})(?:,(?:{_CODES}))*)\b"
+    r"|(from|to|edition) (\d{4}-?\d{2}-?\d{2}|latest|DATE)\b"
+    r"|(kind|doc|limit|against) ([a-z0-9]+)\b"
+    r"|(lang|show|from|to|edition|kind|doc|limit|against)\b)"
+)
+
+
+def _parameter(found: re.Match[str]) -> str:
+    groups = [g for g in found.groups() if g is not None]
+    return f"{groups[0]}={groups[1]}" if len(groups) == 2 else f"{groups[0]}="
+
+
+def for_api(message: str) -> str:
+    """The message for a script calling the API: its commands as requests (`mtgrules search
+    trample` is /api/search?q=trample), its options as parameters (--lang es is lang=es)."""
+
+    def request(found: re.Match[str]) -> str:
+        try:
+            words = shlex.split(found[1])
+        except ValueError:
+            return found[0]
+        name, (options, rest) = (words[0], _parsed(words[1:])) if words else ("", ({}, []))
+        parameters = {key.lstrip("-"): value for key, value in options.items()}
+        url = None
+        if name == "search" and rest:
+            url = href("api/search", q=" ".join(rest), **parameters)
+        elif name in ("show", "history", "term") and rest:
+            url = href(f"api/{name}", rest[0], **parameters)
+        elif name in ("stale", "check", "diff", "sources"):
+            url = href(f"api/{name}", **parameters)
+        return f"`{url}`" if url else found[0]
+
+    return _API_OPTION.sub(_parameter, _COMMAND.sub(request, message))

@@ -31,6 +31,7 @@ from indexer.store import Current, live_build
 from search import payloads
 from search.engine import Engine
 from search.results import Filters
+from search.web.advice import for_api
 from search.web.changes import staleness
 from search.web.overview import Overview, overview
 
@@ -243,10 +244,12 @@ def _limit(request: Request, default: int = 5) -> int:
 
 
 def _langs(request: Request) -> tuple[str, ...]:
+    """lang= as the command line's --lang: a list, or every language when not given
+    (`lang=` given empty is refused, as `--lang ""` is)."""
     try:
-        return tuple(validate_languages([v for v in request.query_params.getlist("lang") if v]))
+        return tuple(validate_languages(request.query_params.getlist("lang")))
     except UnknownLanguageError as error:
-        raise payloads.Problem(str(error), 400) from None
+        raise payloads.Problem(f"lang: {error}", 400) from None
 
 
 # --- the JSON API -----------------------------------------------------------------------------
@@ -257,9 +260,14 @@ def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., 
         library: Library = request.app.state.library
         try:
             engine = handler is not api_sources  # parses read no build: they wait for no search
-            return JSONResponse(await library.run(handler, library, request, engine=engine))
+            payload = await library.run(handler, library, request, engine=engine)
+            for one in payload.get("diffs", ()):  # a language that could not be compared
+                if one.get("skipped"):
+                    one["skipped"] = for_api(one["skipped"])
+            return JSONResponse(payload)
         except payloads.Problem as problem:
-            return JSONResponse({"error": str(problem)}, status_code=problem.status)
+            error = for_api(str(problem))  # its fix as a request and its parameters
+            return JSONResponse({"error": error}, status_code=problem.status)
 
     return endpoint
 
@@ -285,7 +293,10 @@ def api_term(library: Library, request: Request) -> dict[str, Any]:
 def api_diff(library: Library, request: Request) -> dict[str, Any]:
     query = request.query_params
     if not query.get("from") or not query.get("to"):
-        raise payloads.Problem("give from= and to=, e.g. ?from=2024-11-08&to=2025-07-25", 400)
+        lacking = " and ".join(f"{name}=" for name in ("from", "to") if not query.get(name))
+        raise payloads.Problem(f"give {lacking}, e.g. ?from=2024-11-08&to=2025-07-25", 400)
+    if query.get("numbering", "both") not in ("to", "both"):
+        raise payloads.Problem("numbering: to (the edition compared to) or both", 400)
     ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
     doc = diff_document(query.get("doc"))
     return payloads.diff(
@@ -322,6 +333,8 @@ def api_stale(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_check(library: Library, request: Request) -> dict[str, Any]:
+    if request.query_params.get("against", "en") != "en":  # as `check --against`
+        raise payloads.Problem("against: only the English rules are a reference (en)", 400)
     return payloads.check(library.records(), _langs(request), library.engine().termbase)
 
 
