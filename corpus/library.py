@@ -342,6 +342,7 @@ class Added:
     document: Document | None  # None when the same bytes were already in the library
     path: Path | None
     beside: tuple[str, ...] = ()  # the library's other translations in its language
+    same_as: str | None = None  # already there in another encoding: the document kept
 
 
 def source_state(home: Path, known: dict[str, list[Any]] | None = None) -> dict[str, list[Any]]:
@@ -465,7 +466,7 @@ def add_document(
     if held is not None and is_english_edition(document) and edition in held.editions:
         kept = held.editions[edition]
         if _same_text(home, kept, document):
-            return Added(None, None)  # the same rules in another encoding: nothing to do
+            return Added(None, None, same_as=kept)  # the same rules in another encoding
         raise IngestError(
             f"{name}: English {edition} is already in the library as {kept}, and this copy "
             f"differs from it; to replace it, `mtgrules remove {kept}` first"

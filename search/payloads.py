@@ -295,15 +295,16 @@ def _contents(engine: Engine, doc: str, filters: Filters) -> dict[str, Any]:
     """A judge document's contents: each of its parts (chapters, sections, appendices, the
     JAR's parts) in reading order, with its title and an infraction's penalty, of its newest
     edition or the one in effect on --edition's date."""
-    try:
-        filters = engine.with_edition(filters)
-    except QueryError as error:
-        raise Problem.of(error) from None
+    from corpus.model.dates import in_effect_on
+
     dates = engine.judge_editions.get(doc, [])
     if not dates:
         raise Problem(f"no {doc.upper()} in the library; add the document with `mtgrules add`", 404)
-    edition = filters.edition_of(f"{doc.upper()} 1") if filters.edition else dates[-1]
+    # By the document's own dates, whatever CR editions the library has (or has not).
+    asked = resolve_edition(filters.edition, dates) if filters.edition else dates[-1]
+    edition = in_effect_on(dates, asked)
     if edition is None:
+        filters = dataclasses.replace(filters, asked_edition=asked)
         raise Problem(_not_yet_in_effect(engine, doc, doc.upper(), filters), 404)
     parts: dict[str, StoredRecord] = {}
     for record in engine.versions.with_keys([], prefixes=[f"{doc.upper()} "]):

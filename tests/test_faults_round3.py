@@ -589,7 +589,8 @@ def test_a_second_different_copy_of_an_english_edition_is_refused(
     utf16.write_bytes(whole.read_bytes().decode("utf-8-sig").encode("utf-16"))
     assert run("add", str(utf16)) == (
         0,
-        "MagicCompRules-utf16.txt: already in the library, nothing to do\n",
+        "MagicCompRules-utf16.txt: already in the library (as MagicCompRules-20260807.txt, in"
+        " another encoding), nothing to do\n",
         "",
     )
     assert sorted(p.name for p in paths.documents(home).iterdir()) == [

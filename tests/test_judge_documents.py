@@ -566,6 +566,13 @@ def test_a_judge_document_named_alone_shows_its_contents(
     assert older["edition"] == "2024-09-23"
     assert older["editions"] == ["2024-09-23", "2024-12-16", "2025-11-10"]
     assert {"key": "MTR 3.11", "title": "Sleeves"} in older["contents"]
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    early = CliRunner().invoke(cli, ["show", "IPG", "--edition", "2020-01-01"])
+    assert (early.exit_code, early.stderr) == (
+        1,
+        "error: no IPG in the library was in effect on 2020-01-01: its oldest edition here is"
+        " 2023-11-13 (`mtgrules show IPG --edition 2023-11-13`)\n",
+    )
 
 
 def test_the_web_leads_to_each_judge_documents_contents(judge_home: Path) -> None:

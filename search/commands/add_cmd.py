@@ -66,9 +66,14 @@ def keep(
         ) from None
     document = added.document
     if document is None or added.path is None:
+        kept = f" (as {one_line(added.same_as)}, in another encoding)" if added.same_as else ""
         if not quiet:
-            echo(f"{shown}: already in the library, nothing to do")
-        return {"file": name, "status": "already in the library"}
+            echo(f"{shown}: already in the library{kept}, nothing to do")
+        return {
+            "file": name,
+            "status": "already in the library",
+            **({"same_as": added.same_as} if added.same_as else {}),
+        }
     counts = ", ".join(f"{n:,} {kind}" for kind, n in sorted(document.counts().items()))
     note = None
     if added.beside:
