@@ -365,6 +365,10 @@ def test_po_round_trip_in_place_of_the_original_keeps_every_translation_in_place
     assert not today & set(left_out)
     assert {kind for _, kind in left_out} == {"rule", "glossary", "example"}
     assert all(key.startswith("gone:") for key, kind in left_out if kind == "rule")
+    # Its untranslated entries are counted as such by `check`, not reported as numbering gaps.
+    _, out = run(second, "check", "--lang", "pt", "--json")
+    checks = {p["check"] for p in json.loads(out)["problems"]}
+    assert "gap" not in checks and "untranslated" in checks
 
 
 @pytest.mark.shared_data
