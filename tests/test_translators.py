@@ -156,6 +156,17 @@ def test_tmx_export_is_valid_tmx(full: Path):
     assert editions == {"en": "2024-11-08", "it": "2024-11-23"}
 
 
+def test_a_tmx_of_translations_has_english_as_its_source(full: Path):
+    """`export --format tmx --lang it,fr`: each unit has its English segment beside the
+    translation, and the source language is English (a memory without it is of no use)."""
+    code, out, _ = run("export", "--format", "tmx", "--lang", "it,fr")
+    assert code == 0
+    root = ET.fromstring(out.encode("utf-8"))
+    assert root.find("header").get("srclang") == "en"  # type: ignore[union-attr]
+    legend = next(tu for tu in root.findall("body/tu") if tu.get("tuid") == "205.4d it")
+    assert [tuv.get(XML_LANG) for tuv in legend.findall("tuv")] == ["en", "it"]
+
+
 def test_tbx_export_has_concepts_and_languages(full: Path):
     """TBX: a termEntry per concept with langSets; kindred = affine from the aligned lists."""
     _, out, _ = run("export", "--format", "tbx")

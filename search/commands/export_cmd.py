@@ -78,6 +78,10 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
     edition = _resolved(edition)
     if edition:
         _check_edition(edition, {r.edition for r in every})
+    if fmt == "tmx" and langs and "en" not in langs:
+        # A translation memory's source segment is the English one (as TBX keeps English):
+        # --lang pt,es is English with each.
+        langs = ("en", *langs)
     units = exports.units(every, langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
     _out(text, fmt, output)
