@@ -158,7 +158,7 @@ def test_tmx_export_is_valid_tmx(full: Path):
 
 def test_a_tmx_of_translations_has_english_as_its_source(full: Path):
     """`export --format tmx --lang it,fr`: each unit has its English segment beside the
-    translation, and the source language is English (a memory without it is of no use)."""
+    translation, and the source language is English (two translations' common source)."""
     code, out, _ = run("export", "--format", "tmx", "--lang", "it,fr")
     assert code == 0
     root = ET.fromstring(out.encode("utf-8"))
