@@ -52,6 +52,19 @@ def test_keyword_names_are_looked_up_in_their_language():
     assert not inflected_alike("deserter", "désert", "fr")  # a verb of a noun is another word
 
 
+def test_a_participle_is_its_verbs_form_not_a_nouns():
+    """Spanish "marcadas" (marked) is an inflection of "marcada" and "marcar", not of "marco"
+    (a frame), whose stem it shares: "cartas con un marco" names no marked cards."""
+    assert inflected_alike("marcadas", "marcada", "es")
+    assert inflected_alike("marcadas", "marcar", "es")
+    assert not inflected_alike("marcadas", "marco", "es")
+    assert not inflected_alike("bloqueada", "bloqueo", "es")
+    assert inflected_alike("cartas", "carta", "es") and inflected_alike("gira", "girar", "es")
+    termbase = TermBase(static_terms())
+    assert "marked cards" in termbase.concepts_in("cartas marcadas", "es")
+    assert "marked cards" not in termbase.concepts_in("Son cartas con un marco de dos partes", "es")
+
+
 def test_the_games_general_words_are_learned_from_the_cards_too():
     """'turno' and 'tour' are turn, 'fondo' bottom, 'ogniqualvolta' whenever: words no heading
     names, which the cards print thousands of times, so that a question in Italian or French

@@ -17,6 +17,11 @@ _SHORTEST_COMMON = 3
 # Verb endings that make a verb of a bare word ("déserter" of "désert"): a French word with one
 # is an inflection only of a word with an ending too ("piocher" of "piochez", "pioche").
 _VERB_OF_BARE = {"fr": frozenset(["er", "ez", "ent"])}
+# A Spanish or Portuguese participle ("marcadas", marked) is an inflection of its verb's forms
+# ("marcar", "marcado"), not of a noun of the same stem ("marco", a frame).
+_PARTICIPLES = frozenset(["ado", "ada", "ados", "adas"])
+_VERBAL = _PARTICIPLES | {"ar", "er", "ir"}
+_PARTICIPLE_OF_VERB = {"es": _PARTICIPLES, "pt": _PARTICIPLES}
 
 
 @lru_cache(maxsize=100_000)
@@ -36,7 +41,10 @@ def inflected_alike(written: str, term: str, lang: str) -> bool:
     # The common part may end inside both endings ("pioche-r", "pioche-z": "pioch" + er, ez).
     for end in range(common, _SHORTEST_COMMON - 1, -1):
         ends = {a[end:], b[end:]}
-        if ends <= endings and not ("" in ends and ends & verbs):
+        noun_of_participle = ends & _PARTICIPLE_OF_VERB.get(lang, frozenset()) and not (
+            ends <= _VERBAL
+        )
+        if ends <= endings and not ("" in ends and ends & verbs) and not noun_of_participle:
             return True
     return False
 
