@@ -60,7 +60,8 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     edition = edition or hints.get("edition")
     # Lines already set aside (page chrome, running headers) are blank to the parsers.
     original = lines
-    lines = ["" if i in set_aside else line for i, line in enumerate(lines, start=1)]
+    if set_aside:  # else the same list: what was read of it already (a catalogue) is kept
+        lines = ["" if i in set_aside else line for i, line in enumerate(lines, start=1)]
     detection = detect_layout(lines)
     if detection.layout is None:
         raise IngestError(
