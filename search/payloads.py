@@ -99,8 +99,11 @@ def search(
 
 def _why_nothing(payload: dict[str, Any]) -> str:
     """The note of a search that found nothing, or the close words it may have meant."""
-    if payload.get("note"):
-        return f"; {payload['note']}"
+    return f"; {payload['note']}" if payload.get("note") else did_you_mean(payload)
+
+
+def did_you_mean(payload: dict[str, Any]) -> str:
+    """ "; did you mean: arrollar, arrolla?" from a search's close words, or nothing."""
     suggestions = payload.get("suggestions")
     return f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
 
@@ -308,8 +311,8 @@ def _contents(engine: Engine, doc: str, filters: Filters) -> dict[str, Any]:
         raise Problem(_not_yet_in_effect(engine, doc, doc.upper(), filters), 404)
     parts: dict[str, StoredRecord] = {}
     for record in engine.versions.with_keys([], prefixes=[f"{doc.upper()} "]):
-        top = record.parent is None or record.parent == "JAR common-issues"  # and its issues
-        if top and record.title and edition in record.editions:
+        # Its parts, the JAR's issues under theirs; not an infraction's notes or examples.
+        if record.kind == "rule" and record.title and edition in record.editions:
             parts.setdefault(record.key, record)
     ordered = sorted(parts.values(), key=lambda r: r.seq)
     return {
@@ -648,7 +651,7 @@ def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str
 
     if typed_edition(wanted) is None:  # "2025-13-01", "yesterday": no date (the API's too)
         raise Problem(f"{wanted!r} for {option} is not a date; {EDITION_FORMS}", 400)
-    date = resolve_edition(typed_edition(wanted) or wanted, list(editions))
+    date = resolve_edition(typed_edition(wanted) or "", list(editions))
     if date not in editions and typed_date(date):
         date = in_effect_on(list(editions), date) or date
     if date not in editions:

@@ -246,6 +246,14 @@ def run(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     return result.output
 
 
+def refused(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str, code: int = 1) -> str:
+    """The one-line error of a command refused with `code` (nothing on stdout)."""
+    monkeypatch.setenv("MTGRULES_HOME", str(home))
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    assert (result.exit_code, result.stdout) == (code, ""), result.output
+    return result.stderr
+
+
 @pytest.mark.parametrize(
     "written", ["MTR 2.3", "mtr2.3", "Mtr 2.3", "  mtr   2.3 ", "MTR 2.3.", "MTR\t2.3"]
 )
@@ -500,10 +508,8 @@ def test_a_date_before_a_judge_documents_first_edition_shows_none_of_it(
 
     from search.web.app import create_app
 
-    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
-    shown = CliRunner().invoke(cli, ["show", "MTR 3.7", "--edition", "2024-01-01"])
-    assert shown.exit_code == 1
-    assert shown.stderr == (
+    shown = refused(judge_home, monkeypatch, "show", "MTR 3.7", "--edition", "2024-01-01")
+    assert shown == (
         "error: no MTR in the library was in effect on 2024-01-01: its oldest edition here is"
         " 2024-09-23 (`mtgrules show 'MTR 3.7' --edition 2024-09-23`)\n"
     )
@@ -524,12 +530,8 @@ def test_a_judge_diff_of_two_dates_under_one_edition_says_so(
 ) -> None:
     """`diff --doc mtr` of two dates that both fall under MTR 2025-11-10 is not "0 changes":
     a usage error naming the edition both dates read as, and the editions there are."""
-    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
-    result = CliRunner().invoke(
-        cli, ["diff", "--doc", "mtr", "--from", "2025-11-14", "--to", "2026-08-07"]
-    )
-    assert result.exit_code == 2
-    assert result.stderr.startswith(
+    args = ("diff", "--doc", "mtr", "--from", "2025-11-14", "--to", "2026-08-07")
+    assert refused(judge_home, monkeypatch, *args, code=2).startswith(
         "error: --from 2025-11-14 and --to 2026-08-07 both read as the MTR 2025-11-10, the"
         " edition in effect on both dates; its editions here: 2024-09-23, 2024-12-16,"
         " 2025-11-10 (see `"
@@ -566,12 +568,10 @@ def test_a_judge_document_named_alone_shows_its_contents(
     assert older["edition"] == "2024-09-23"
     assert older["editions"] == ["2024-09-23", "2024-12-16", "2025-11-10"]
     assert {"key": "MTR 3.11", "title": "Sleeves"} in older["contents"]
-    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
-    early = CliRunner().invoke(cli, ["show", "IPG", "--edition", "2020-01-01"])
-    assert (early.exit_code, early.stderr) == (
-        1,
+    early = refused(judge_home, monkeypatch, "show", "IPG", "--edition", "2020-01-01")
+    assert early == (
         "error: no IPG in the library was in effect on 2020-01-01: its oldest edition here is"
-        " 2023-11-13 (`mtgrules show IPG --edition 2023-11-13`)\n",
+        " 2023-11-13 (`mtgrules show IPG --edition 2023-11-13`)\n"
     )
 
 
@@ -676,10 +676,7 @@ def test_show_of_a_judge_part_in_a_language_it_is_not_in_says_so(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`show "MTR 2.3" --lang it`: the part is there, in English only; not "no MTR 2.3"."""
-    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
-    result = CliRunner().invoke(cli, ["show", "MTR 2.3", "--lang", "it"])
-    assert result.exit_code == 1
-    assert result.stderr == (
+    assert refused(judge_home, monkeypatch, "show", "MTR 2.3", "--lang", "it") == (
         "error: the library has no Italian text of MTR 2.3 (the MTR is in English only); "
         "show it without --lang\n"
     )
@@ -945,15 +942,12 @@ def test_a_missing_part_of_a_document_in_the_library_says_what_it_has(
 ) -> None:
     """show "MTR 9.9" with the MTR loaded: one line, exit 1, naming the chapter's sections (not
     "add the document"); a chapter the MTR lacks names its chapters."""
-    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
     for asked, said in (
         ("MTR 9.9", "its chapter MTR 9 has MTR 9.1 to MTR 9.7 (`mtgrules show 'MTR 9'`)"),
         ("ipg 7.1", "its chapters are IPG 1 to IPG 4 (`mtgrules show 'IPG 1'`)"),
     ):
-        result = CliRunner().invoke(cli, ["show", asked], catch_exceptions=False)
         part = asked.upper()
-        assert result.exit_code == 1 and result.stdout == ""
-        assert result.stderr.splitlines() == [
+        assert refused(judge_home, monkeypatch, "show", asked).splitlines() == [
             f"error: the {part[:3]} in the library has no {part}; {said}"
         ]
 

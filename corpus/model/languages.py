@@ -640,11 +640,8 @@ def validate_languages(codes: Iterable[str]) -> tuple[str, ...]:
                 continue
             # A regional tag as CAT tools and PO headers write it (pt-BR, es_ES, it-IT): its
             # language; the library holds one of each.
-            code = (
-                re.split(r"[-_]", code, maxsplit=1)[0]
-                if re.fullmatch(r"[a-z]{2}[-_][a-z]{2,4}", code)
-                else code
-            )
+            if _REGIONAL.fullmatch(code):
+                code = code[:2]
             if code not in LANGUAGES:
                 valid = ", ".join(LANGUAGES)
                 raise UnknownLanguageError(f"unknown language {code!r}; valid: {valid}")

@@ -47,9 +47,8 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         nowhere = f" (found nowhere: {missing})" if missing else " (each is in some rule)"
         echo(f"note: no rule has every word; rules with some of them{nowhere}", err=True)
     if payload.get("by_meaning") and not as_json:
-        echo(
-            f"note: no rule has the words of {text!r}; ranked by meaning{_hint(payload)}", err=True
-        )
+        close = payloads.did_you_mean(payload)
+        echo(f"note: no rule has the words of {text!r}; ranked by meaning{close}", err=True)
     if payload.get("edition_note") and not as_json:
         echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
     if payload.get("note") and results and not as_json:
@@ -62,11 +61,3 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         show_results(results, show, matched)
     if not results:
         raise SystemExit(1)
-
-
-def _hint(payload: dict[str, object]) -> str:
-    """ "; did you mean: arrollar, arrolla?" from the payload's close words, or nothing."""
-    suggestions = payload.get("suggestions")
-    if not isinstance(suggestions, list) or not suggestions:
-        return ""
-    return f"; did you mean: {', '.join(suggestions)}?"

@@ -53,8 +53,5 @@ def show_contents(payload: dict) -> None:
         indent = "  " if "." in number or part.get("parent") else ""
         penalty = f" · penalty: {part['penalty']}" if part.get("penalty") else ""
         echo(f"{indent}{part['key']} — {part['title']}{penalty}")
-    echo(
-        f"\nshow a part: mtgrules show '{payload['contents'][0]['key']}'"
-        if payload["contents"]
-        else ""
-    )
+    if payload["contents"]:
+        echo(f"\nshow a part: mtgrules show '{payload['contents'][0]['key']}'")

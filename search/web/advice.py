@@ -15,10 +15,11 @@ from corpus.model.languages import LANGUAGES
 from search.web.links import href
 
 _COMMAND = re.compile(r"`mtgrules ([^`]+)`")
+_CODES = "|".join(LANGUAGES)  # "--lang or" is no language
 _OPTIONS = (
     (re.compile(r"\bwithout --lang\b"), "with no language ticked"),
-    (re.compile(r"\bwith --lang ([a-z]{2})\b"), lambda m: f"with {_language(m[1])} ticked"),
-    (re.compile(r"--lang ([a-z]{2})\b"), lambda m: f"{_language(m[1])} ticked"),
+    (re.compile(rf"\bwith --lang ({_CODES})\b"), lambda m: f"with {_language(m[1])} ticked"),
+    (re.compile(rf"--lang ({_CODES})\b"), lambda m: f"{_language(m[1])} ticked"),
     (re.compile(r"--edition\b"), "the edition"),
     (re.compile(r"--from\b"), "From"),
     (re.compile(r"--to\b"), "To"),
@@ -39,7 +40,7 @@ def for_web(message: str) -> Markup:
 
 
 def _language(code: str) -> str:
-    return LANGUAGES[code].name if code in LANGUAGES else code
+    return LANGUAGES[code].name
 
 
 def _options(text: str) -> Markup:
@@ -50,12 +51,7 @@ def _options(text: str) -> Markup:
 
 def _command(command: str) -> Markup:
     """A command as a link to its page, or as code when it has none."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = []
-    name, args = (words[0], words[1:]) if words else ("", [])
-    options, rest = _parsed(args)
+    name, options, rest = _invocation(command)
     url = None
     if name == "search" and rest:
         url = href("", q=" ".join(rest), doc=options.get("--doc"), lang=options.get("--lang"))
@@ -80,8 +76,13 @@ def _command(command: str) -> Markup:
     return Markup('<a href="{}">{}</a>').format(url, label)
 
 
-def _parsed(args: list[str]) -> tuple[dict[str, str], list[str]]:
-    """--option value pairs, and the other words."""
+def _invocation(command: str) -> tuple[str, dict[str, str], list[str]]:
+    """A command's name, its --option value pairs and its other words ("" when it cannot be
+    read: a stray quote)."""
+    try:
+        name, *args = shlex.split(command) or [""]
+    except ValueError:
+        return "", {}, []
     options: dict[str, str] = {}
     rest: list[str] = []
     words = iter(args)
@@ -90,11 +91,10 @@ def _parsed(args: list[str]) -> tuple[dict[str, str], list[str]]:
             options[word] = next(words, "")
         else:
             rest.append(word)
-    return options, rest
+    return name, options, rest
 
 
 # An option with its value ("--lang es", "--from 2024-11-08", "--doc ipg"), else alone.
-_CODES = "|".join(LANGUAGES)
 _API_OPTION = re.compile(
     rf"--(?:(lang|show) ((?:{_CODES})(?:,(?:{_CODES}))*)\b"
     r"|(from|to|edition) (\d{4}-?\d{2}-?\d{2}|latest|DATE)\b"
@@ -113,11 +113,7 @@ def for_api(message: str) -> str:
     trample` is /api/search?q=trample), its options as parameters (--lang es is lang=es)."""
 
     def request(found: re.Match[str]) -> str:
-        try:
-            words = shlex.split(found[1])
-        except ValueError:
-            return found[0]
-        name, (options, rest) = (words[0], _parsed(words[1:])) if words else ("", ({}, []))
+        name, options, rest = _invocation(found[1])
         parameters = {key.lstrip("-"): value for key, value in options.items()}
         url = None
         if name == "search" and rest:

@@ -295,7 +295,8 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
     if not query.get("from") or not query.get("to"):
         lacking = " and ".join(f"{name}=" for name in ("from", "to") if not query.get(name))
         raise payloads.Problem(f"give {lacking}, e.g. ?from=2024-11-08&to=2025-07-25", 400)
-    if query.get("numbering", "both") not in ("to", "both"):
+    numbering = query.get("numbering", "both")
+    if numbering not in ("to", "both"):
         raise payloads.Problem("numbering: to (the edition compared to) or both", 400)
     ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
     doc = diff_document(query.get("doc"))
@@ -307,7 +308,7 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
         query.get("rule"),
         ignore,
         doc,
-        "to" if query.get("numbering") == "to" else "both",
+        numbering,
     )
 
 

@@ -16,7 +16,7 @@ from corpus.align.following import followed
 from corpus.model.citations import citations as cited_in
 from corpus.model.documents import DOCUMENTS, JUDGE, doc_of_key, is_judge_key
 from corpus.model.numbers import CITATION, RuleNumber
-from corpus.model.records import LOW_CONFIDENCE, StoredRecord
+from corpus.model.records import KINDS, LOW_CONFIDENCE, StoredRecord
 from search import payloads
 from search.render import breaks, by_language, matched_spans
 from search.renumbering import Citations, citations, numbering
@@ -37,7 +37,7 @@ from search.web.changes import as_html
 from search.web.links import href, rule_href
 from search.web.overview import ENGLISH_NAMES, EXAMPLES, missing_notes
 
-KINDS_SHOWN = ("rule", "example", "note", "glossary", "article", "ruling", "reminder")
+KINDS_SHOWN = KINDS  # every kind a record can be
 
 
 def _environment() -> Environment:
