@@ -780,7 +780,6 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     from corpus.align.editions import stale as stale_rules
 
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
-    langs = [lang for lang in langs if lang != "en"]
     if not langs:
         from corpus.model.languages import TRANSLATED
 

@@ -122,6 +122,23 @@ def test_an_old_copy_is_stale_against_every_edition(full: Path):
     assert any(s["lang"] == "it" for s in stale)
 
 
+def test_stale_takes_only_a_translations_languages(full: Path):
+    """English is what a translation is compared with: `stale --lang en` is a usage error
+    naming the translations' languages, as an unknown code is (CLI and API alike)."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    for given, said in (("es,en", "'en' is not a translation's language"), ("xx", "'xx'")):
+        code, _, err = run("stale", "--lang", given)
+        assert code == 2
+        assert said in err and "valid: it, fr, es, pt (" in err
+    with TestClient(create_app(full)) as client:
+        answer = client.get("/api/stale?lang=en")
+    assert answer.status_code == 400
+    assert answer.json()["error"].startswith("lang: 'en' is not a translation's language; valid:")
+
+
 def test_tmx_validates_and_carries_every_kind(full: Path):
     """TMX 1.4 valid against its DTD; examples with their rules; alignment as properties."""
     from lxml import etree

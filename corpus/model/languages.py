@@ -628,12 +628,17 @@ class UnknownLanguageError(ValueError):
     """A language code outside the table."""
 
 
-def validate_languages(codes: Iterable[str]) -> tuple[str, ...]:
-    """Return the codes lower-cased, or raise naming the valid ones."""
+def validate_languages(
+    codes: Iterable[str], valid_codes: Iterable[str] = CODES, what: str = "language"
+) -> tuple[str, ...]:
+    """Return the codes lower-cased, or raise naming the valid ones (`valid_codes`: all the
+    table's, or a command's own, as a translation's for `stale`, `what` naming them)."""
+    allowed = tuple(valid_codes)
+    valid = ", ".join(allowed)
     result = []
     for raw in codes:
         if not raw.strip(" ,"):  # `--lang ""`: a language was meant, none given
-            raise UnknownLanguageError(f"no language given; valid: {', '.join(LANGUAGES)}")
+            raise UnknownLanguageError(f"no language given; valid: {valid}")
         for written in raw.split(","):
             code = written.strip().lower()
             if not code:
@@ -642,8 +647,9 @@ def validate_languages(codes: Iterable[str]) -> tuple[str, ...]:
             # language; the library holds one of each.
             if _REGIONAL.fullmatch(code):
                 code = code[:2]
-            if code not in LANGUAGES:
-                valid = ", ".join(LANGUAGES)
+            if code in LANGUAGES and code not in allowed:
+                raise UnknownLanguageError(f"{code!r} is not a {what}; valid: {valid}")
+            if code not in allowed:
                 raise UnknownLanguageError(f"unknown language {code!r}; valid: {valid}")
             result.append(code)
     return tuple(dict.fromkeys(result))

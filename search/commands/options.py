@@ -10,7 +10,12 @@ import click
 
 from corpus.model.dates import EDITION_FORMS, typed_edition
 from corpus.model.documents import DOCUMENTS
-from corpus.model.languages import SHOWN_ORDER, UnknownLanguageError, validate_languages
+from corpus.model.languages import (
+    SHOWN_ORDER,
+    TRANSLATED,
+    UnknownLanguageError,
+    validate_languages,
+)
 from corpus.model.records import KINDS
 from search import payloads, render
 from search.results import Filters
@@ -31,12 +36,22 @@ def parse_languages(
         raise click.BadParameter(str(error)) from None
 
 
-def lang_option(help_text: str) -> Callable[[F], F]:
+def parse_translations(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A translation's languages: English is what they are compared with, not one of them."""
+    try:
+        return validate_languages(value, TRANSLATED, "translation's language")
+    except UnknownLanguageError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def lang_option(help_text: str, translations: bool = False) -> Callable[[F], F]:
     return click.option(
         "--lang",
         "langs",
         multiple=True,
-        callback=parse_languages,
+        callback=parse_translations if translations else parse_languages,
         metavar="LANG[,LANG]",
         help=help_text,
     )

@@ -14,13 +14,12 @@ from search.session import library_records
 
 
 @click.command("stale")
-@lang_option("The translations' languages, a comma list.")
+@lang_option("The translations' languages, a comma list.", translations=True)
 @json_option
 def command(langs: tuple[str, ...], as_json: bool) -> None:
     """List the translated rules whose English counterpart changed after the English edition
     they follow (for a translation aligned by content: after the oldest loaded edition), each
     with the English word diff."""
-    langs = tuple(lang for lang in langs if lang != "en")
     with problems_as_errors():
         payload = payloads.stale(library_records((*langs, "en")) if langs else [], langs)
     if as_json:

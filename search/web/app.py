@@ -24,7 +24,13 @@ from starlette.staticfiles import StaticFiles
 from corpus import paths
 from corpus.model.dates import EDITION_FORMS, typed_edition
 from corpus.model.documents import DOCUMENTS
-from corpus.model.languages import LANGUAGES, SHOWN_ORDER, UnknownLanguageError, validate_languages
+from corpus.model.languages import (
+    LANGUAGES,
+    SHOWN_ORDER,
+    TRANSLATED,
+    UnknownLanguageError,
+    validate_languages,
+)
 from corpus.model.records import KINDS, read_jsonl
 from indexer.integrity import live_damage, records_mismatch
 from indexer.store import Current, live_build
@@ -243,11 +249,15 @@ def _limit(request: Request, default: int = 5) -> int:
     return int(raw)
 
 
-def _langs(request: Request) -> tuple[str, ...]:
+def _langs(request: Request, translations: bool = False) -> tuple[str, ...]:
     """lang= as the command line's --lang: a list, or every language when not given
-    (`lang=` given empty is refused, as `--lang ""` is)."""
+    (`lang=` given empty is refused, as `--lang ""` is); with `translations`, a translation's
+    languages only (stale's)."""
+    given = request.query_params.getlist("lang")
     try:
-        return tuple(validate_languages(request.query_params.getlist("lang")))
+        if translations:
+            return validate_languages(given, TRANSLATED, "translation's language")
+        return tuple(validate_languages(given))
     except UnknownLanguageError as error:
         raise payloads.Problem(f"lang: {error}", 400) from None
 
@@ -330,7 +340,7 @@ def api_history(library: Library, request: Request) -> dict[str, Any]:
 
 
 def api_stale(library: Library, request: Request) -> dict[str, Any]:
-    return payloads.stale(library.records(), _langs(request))
+    return payloads.stale(library.records(), _langs(request, translations=True))
 
 
 def api_check(library: Library, request: Request) -> dict[str, Any]:
