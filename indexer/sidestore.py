@@ -249,6 +249,26 @@ class Reader:
         )
         return [key for (key,) in rows]
 
+    def obsolete_entries(self) -> list[tuple[str, str]]:
+        """(title, text) of the English glossary entries titled "… (Obsolete)", each as its
+        newest version says it (corpus/terms/obsolete.py)."""
+        rows = self.db.execute(
+            "SELECT editions, record FROM versions WHERE lang = 'en' AND heading LIKE '%(obsolete)'"
+        )
+        newest: dict[str, str] = {}  # title -> text, the newest edition's last
+        for _, text in sorted(rows, key=lambda row: max(_split(row[0]), default="")):
+            record = json.loads(text)
+            newest[record.get("title") or ""] = record["text"]
+        return list(newest.items())
+
+    def english_rule_texts(self, edition: str) -> list[str]:
+        """The texts of an English edition's rules and examples (no glossary entries)."""
+        rows = self.db.execute(
+            "SELECT record FROM versions WHERE lang = 'en' AND instr(editions, ?) > 0", (edition,)
+        )
+        records = (json.loads(text) for (text,) in rows)
+        return [r["text"] for r in records if r.get("kind") in ("rule", "example")]
+
     def listing(self, folded_item: str) -> list[str]:
         """Keys of the rules whose list names this item ("wizard": 205.3m)."""
         rows = self.db.execute("SELECT DISTINCT key FROM listings WHERE item = ?", (folded_item,))

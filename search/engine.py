@@ -500,6 +500,19 @@ class Engine:
         return list(itertools.islice(dict.fromkeys([*named, *names]), WILDCARD_WORDS))
 
     @cached_property
+    def obsolete_concepts(self) -> dict[str, str | None]:
+        """English concepts the newest glossary calls obsolete, each with what replaced it
+        (corpus/terms/obsolete.py): "converted mana cost" -> "mana value"."""
+        from corpus.terms.obsolete import obsolete_concepts, still_used
+
+        found = obsolete_concepts(self.versions.obsolete_entries())
+        if not found or not self.english_editions:
+            return found
+        # "Removed (Obsolete)" is "removed from the game"; "removed from combat" is today's.
+        texts = self.versions.english_rule_texts(self.english_editions[-1])
+        return {old: new for old, new in found.items() if not still_used(old, texts)}
+
+    @cached_property
     def _term_words(self) -> list[str]:
         """The term base's one-word terms, folded, in its order."""
         words = (fold(term.term) for term in self.termbase.terms if " " not in term.term.strip())

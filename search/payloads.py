@@ -457,23 +457,25 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
         )
     if not any(c.isalnum() for c in phrase):
         raise Problem(f"{phrase!r} has no word to look up; give a term, e.g. leggendario", 400)
+    from corpus.terms.obsolete import replaced_by
+
     concepts: dict[str, list[dict[str, Any]]] = {}
     hidden = 0
+    obsolete = engine.obsolete_concepts
     for found in engine.termbase.lookup(phrase, engine.lemmas):  # "piochent": piocher
         if not found.shown:
             hidden += 1
             continue
-        concepts.setdefault(found.english.lower(), []).append(
-            {
-                "lang": found.lang,
-                "term": found.term,
-                "source": found.source,
-                "period": found.period,
-                "obsolete": found.obsolete,
-                "count": found.count or None,  # learned pairs: how often seen, how sure
-                "confidence": found.confidence,
-            }
-        )
+        english = found.english.lower()
+        concepts.setdefault(english, []).append(_term_row(found, english in obsolete))
+    # A translation made before a rename names the old concept: listed under the new one too
+    # ("mana value": Portuguese "custo de mana convertido", as converted mana cost).
+    replaced = replaced_by(obsolete)
+    for english, rows in concepts.items():
+        for old in replaced.get(english, ()):
+            rows.extend(
+                {**_term_row(t, True), "as": old} for t in engine.termbase.terms_of(old) if t.shown
+            )
     using = {english: engine.rules_using(english, limit=USAGE_COUNTED) for english in concepts}
     # The concept the rules use most first: Italian "pila" is the stack (405…) before a pile.
     ordered = sorted(concepts, key=lambda english: (-len(using[english]), english))
@@ -482,12 +484,28 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
         "concepts": [
             {
                 "english": english,
+                "obsolete": english in obsolete,
+                "replaced_by": obsolete.get(english),
                 "terms": _unique(concepts[english]),
                 "rules": using[english][:RULES_LISTED],
             }
             for english in ordered
         ],
         "hidden": hidden,
+    }
+
+
+def _term_row(found: Any, concept_obsolete: bool) -> dict[str, Any]:
+    """A term as `term --json` gives it; a term of a concept English no longer uses is no
+    longer in use either, unless its own period says otherwise."""
+    return {
+        "lang": found.lang,
+        "term": found.term,
+        "source": found.source,
+        "period": found.period,
+        "obsolete": found.obsolete or (concept_obsolete and not found.period),
+        "count": found.count or None,  # learned pairs: how often seen, how sure
+        "confidence": found.confidence,
     }
 
 

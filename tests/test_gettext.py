@@ -205,6 +205,44 @@ def test_portuguese_is_searchable_and_shown_side_by_side(po_home: Path):
 
 
 @pytest.mark.shared_data
+def test_a_term_of_a_renamed_concept_is_listed_under_its_new_name(po_home: Path):
+    """The Brazilian catalogue (2020) says "custo de mana convertido": English calls that
+    concept obsolete, now mana value; `term` says so both ways, and keeps "removed" (from
+    combat) and "legend" (rule) current, as today's rules still use them."""
+    code, out = run(po_home, "term", "custo de mana convertido")
+    assert code == 0
+    assert out.startswith(
+        "converted mana cost (obsolete in English: now mana value)\n"
+        "  pt  custo de mana convertido (no longer in use)  — learned: "
+    )
+    code, out = run(po_home, "term", "mana value", "--json")
+    concept = json.loads(out)["concepts"][0]
+    assert (concept["english"], concept["obsolete"], concept["replaced_by"]) == (
+        "mana value",
+        False,
+        None,
+    )
+    renamed = [t for t in concept["terms"] if t.get("as")]
+    assert [(t["lang"], t["term"], t["as"], t["obsolete"]) for t in renamed] == [
+        ("pt", "custo de mana convertido", "converted mana cost", True)
+    ]
+    code, out = run(po_home, "term", "mana value")
+    assert (
+        "  pt  custo de mana convertido (no longer in use: translates converted mana cost)" in out
+    )
+    code, out = run(po_home, "term", "removed", "--json")
+    assert not any(c["obsolete"] for c in json.loads(out)["concepts"])
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    with TestClient(create_app(po_home)) as client:
+        page = client.get("/term/custo de mana convertido").text
+        assert '(obsolete in English: now <a href="/term/mana%20value">mana value</a>)' in page
+        assert "no longer in use (translates" in client.get("/term/mana value").text
+
+
+@pytest.mark.shared_data
 def test_po_export_is_valid_and_marks_what_is_stale(po_home: Path, tmp_path: Path):
     """export --format po: polib reads it, msgfmt --check accepts it; msgctxt the key, msgid
     today's English line, fuzzy (with the English it was made from) where English changed."""

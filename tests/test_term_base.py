@@ -174,3 +174,36 @@ def test_a_concept_its_content_words_would_misname_needs_its_whole_phrase(tmp_pa
         assert "any target" in termbase.concepts_in("It deals 3 damage to any target", "en")
         assert "level up" not in termbase.named_by("level")
         assert "level up" in termbase.named_by("level up")
+
+
+def test_the_glossarys_obsolete_entries_name_what_replaced_them():
+    """Read off the CR glossary's own words: "An obsolete term for mana value", "See rule
+    702.89, “Umbra Armor.”", "See Exile."; an entry that names nothing has no replacement."""
+    from corpus.terms.obsolete import obsolete_concepts, still_used
+
+    entries = [
+        (
+            "Converted Mana Cost (Obsolete)",
+            "An obsolete term for mana value. Cards printed with this term have received errata"
+            " in the Oracle card reference.",
+        ),
+        (
+            "Totem Armor (Obsolete)",
+            "An obsolete keyword ability that has been renamed. See rule 702.89, “Umbra Armor.”",
+        ),
+        (
+            "Set Aside (Obsolete)",
+            "“Set [something] aside” is an obsolete term for “exile [something].” Cards with"
+            " that text have received errata in the Oracle card reference. See Exile.",
+        ),
+        ("Mana Burn (Obsolete)", "Older versions of the rules stated that unspent mana …"),
+        ("Mana Value", "The total amount of mana in a card’s mana cost."),
+    ]
+    assert obsolete_concepts(entries) == {
+        "converted mana cost": "mana value",
+        "totem armor": "umbra armor",
+        "set aside": "exile",
+        "mana burn": None,
+    }
+    assert still_used("removed", ["506.4. A permanent that’s removed from combat stops …"])
+    assert not still_used("converted mana cost", ["202.3. The mana value of an object …"])

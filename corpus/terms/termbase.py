@@ -480,6 +480,10 @@ class TermBase:
         forms = self._written.get(key, set()) | self._general.get(key, set())
         return {concept for concept, words in forms if words[0] == form}
 
+    def terms_of(self, english: str) -> list[Term]:
+        """Every term of an English concept (lower case), in the term base's order."""
+        return list(self._by_english().get(english, ()))
+
     def _by_english(self) -> dict[str, list[Term]]:
         if self._english_table is None:
             found: dict[str, list[Term]] = {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from search import payloads
@@ -27,12 +29,9 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
         echo(missing, err=True)
     else:
         for concept in payload["concepts"]:
-            echo(f"{concept['english']}")
+            echo(f"{concept['english']}{_obsolete_note(concept)}")
             for term in concept["terms"]:
-                period = f" ({term['period']})" if term["period"] else ""
-                if term.get("obsolete"):
-                    period = f" (no longer in use: {term['period']})"
-                echo(f"  {term['lang']}  {term['term']}{period}  — {term['source']}")
+                echo(f"  {term['lang']}  {term['term']}{_period(term)}  — {term['source']}")
             if concept["rules"]:
                 echo(f"  rules: {', '.join(concept['rules'])}")
         if payload.get("hidden"):
@@ -41,3 +40,22 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
             echo(f"({payload['hidden']} learned pairs below confidence {SHOWN_CONFIDENCE} hidden)")
     if not payload["concepts"]:
         raise SystemExit(1)
+
+
+def _obsolete_note(concept: dict[str, Any]) -> str:
+    """ "converted mana cost (obsolete in English: now mana value)"."""
+    if not concept.get("obsolete"):
+        return ""
+    now = f": now {concept['replaced_by']}" if concept.get("replaced_by") else ""
+    return f" (obsolete in English{now})"
+
+
+def _period(term: dict[str, Any]) -> str:
+    """A term's period, said as no longer in use when it is, and the old concept it names when
+    it is listed under its replacement."""
+    said = [term["period"]] if term["period"] else []
+    if term.get("as"):
+        said.append(f"translates {term['as']}")
+    if term.get("obsolete"):
+        return f" (no longer in use{': ' if said else ''}{', '.join(said)})"
+    return f" ({', '.join(said)})" if said else ""
