@@ -207,3 +207,13 @@ def test_the_glossarys_obsolete_entries_name_what_replaced_them():
     }
     assert still_used("removed", ["506.4. A permanent that’s removed from combat stops …"])
     assert not still_used("converted mana cost", ["202.3. The mana value of an object …"])
+
+
+def test_a_web_address_or_the_publishers_name_names_no_concept():
+    """The MTR's "wpn.wizards.com" and "Wizards of the Coast" are no Wizard; the creature
+    type in a rule still is one."""
+    termbase = TermBase(static_terms(), english=["wizard", "event"])
+    said = "Players can find events at https://wpn.wizards.com/en/events and locator.wizards.com."
+    assert "wizard" not in termbase.concepts_in(said, "en")
+    assert "wizard" not in termbase.concepts_in("Wizards of the Coast may change this.", "en")
+    assert "wizard" in termbase.concepts_in("Choose a Wizard you control.", "en")

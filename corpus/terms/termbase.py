@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import cache, lru_cache
@@ -73,6 +74,12 @@ def _rows(name: str) -> list[list[str]]:
     ]
 
 
+# Words in a text that are not the game's: web addresses and the publisher's name.
+NOT_THE_GAMES = re.compile(
+    r"\b(?:https?://)?[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|gg|io)\b(?:/\S*)?"
+    r"|\bWizards of the Coast\b",
+    re.IGNORECASE,
+)
 SHOWN_CONFIDENCE = 0.1
 """Learned pairs below this share of their English term's occurrences are not shown by `term`.
 The aligner keeps nothing below 0.25 (MIN_CONFIDENCE), so only keyword lines paired item by item
@@ -335,8 +342,9 @@ class TermBase:
         return cls([Term(**t) for t in data["terms"]], data["english"])
 
     def concepts_in(self, text: str, lang: str) -> list[str]:
-        """English concepts the text mentions, once per mention, in order."""
-        written = content_words(text, lang)
+        """English concepts the text mentions, once per mention, in order (not in a web
+        address or the publisher's name: "wpn.wizards.com" names no Wizard)."""
+        written = content_words(NOT_THE_GAMES.sub(" ", text), lang)
         stems = [stem for stem, _ in written]
         words = tuple(word for _, word in written)
         starts = self._starts()
