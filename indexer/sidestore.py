@@ -269,6 +269,13 @@ class Reader:
         records = (json.loads(text) for (text,) in rows)
         return [r["text"] for r in records if r.get("kind") in ("rule", "example")]
 
+    def listings(self) -> dict[str, list[str]]:
+        """Every listed item (folded) with the keys whose list names it."""
+        found: dict[str, list[str]] = {}
+        for item, key in self.db.execute("SELECT DISTINCT item, key FROM listings"):
+            found.setdefault(item, []).append(key)
+        return found
+
     def listing(self, folded_item: str) -> list[str]:
         """Keys of the rules whose list names this item ("wizard": 205.3m)."""
         rows = self.db.execute("SELECT DISTINCT key FROM listings WHERE item = ?", (folded_item,))

@@ -213,17 +213,24 @@ class Engine:
         from search.parse import parse
 
         query = parse(self._without_keyword_parameter(text), self)
+        # An infraction its words mean, though the term base has not them ("aiuto esterno"):
+        # a tournament's question, that infraction first.
+        meant = set() if self._infractions_named(query) else self._infractions_meant(query)
+        if meant:
+            query = dataclasses.replace(query, tournament=True)
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among
             # themselves: a penalty's section against the other sections, not against the
             # CR's thousands of rules that share its words ("pesca otto carte": 103.5 beside
             # IPG 2.4's example). Then the rest, as any query.
-            own = self._ranked(query, dataclasses.replace(filters, docs=JUDGE), limit)
-            general = self._ranked(query, filters, limit)
+            own = self._ranked(query, dataclasses.replace(filters, docs=JUDGE), limit, meant)
+            general = self._ranked(query, filters, limit, meant)
             return own.followed_by(general, limit, JUDGE_FIRST)
-        return self._ranked(query, filters, limit)
+        return self._ranked(query, filters, limit, meant)
 
-    def _ranked(self, query: Query, filters: Filters, limit: int) -> SearchOutcome:
+    def _ranked(
+        self, query: Query, filters: Filters, limit: int, meant: set[str] | None = None
+    ) -> SearchOutcome:
         """Retrieve, rank and present a parsed query's results among the filters'."""
         from search import rank, retrieve
 
@@ -247,7 +254,7 @@ class Engine:
         by_meaning = rank.by_key(dense, query.languages)
         if dense:
             scores = rank.fused(scores, by_meaning)
-        infractions = self._infractions_named(query)
+        infractions = self._infractions_named(query) | (meant or set())
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, infractions))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
@@ -257,6 +264,10 @@ class Engine:
         scores = rank.judge_documents_first(scores, tournament, query.level_document)
         if dense:
             scores = rank.learned_order(scores, by_words, by_meaning)
+        if meant:
+            # First, whether or not the query's words found it (they are not its name's).
+            top = max(scores.values(), default=0.0)
+            scores = {**scores, **{key: top + 1.0 for key in meant}}
         if filters.docs:
             # The encoder's nearest keep their ranks among every text (`_dense`): ranked
             # among the judge documents' texts alone, the judge pass read hit@3 0.60 against
@@ -400,6 +411,30 @@ class Engine:
             for key in self.versions.listing(fold(concept))
             if is_judge_key(key)
         }
+
+    def _infractions_meant(self, query: Query) -> set[str]:
+        """The infraction two or three consecutive words of a query mean though the term base
+        has not that name ("aiuto esterno", "ayuda externa": Outside Assistance, IPG 3.2): by
+        the encoder, near its names in every language (MEANT_NAME_FLOOR)."""
+        if self.meaning is None or not query.plain:
+            return set()
+        texts = list(dict.fromkeys(" ".join(words) for _, words in runs(query.words, (2, 3))))
+        if not texts:
+            return set()
+        names = self._infraction_names
+        return names.meant(self.meaning.embed(texts)) if names is not None else set()
+
+    @cached_property
+    def _infraction_names(self) -> Any:
+        """The judge documents' listed names (IPG infractions) in every language, encoded."""
+        from search.infraction_names import InfractionNames
+
+        listed = {
+            item: tuple(judge)
+            for item, keys in self.versions.listings().items()
+            if (judge := [k for k in keys if is_judge_key(k)])
+        }
+        return InfractionNames.of(listed, self.termbase, self.meaning)
 
     def _keyword_sections(self, query: Query) -> set[str]:
         """The keyword abilities' sections (702.x) a question or sentence mentions in its own

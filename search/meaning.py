@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -106,6 +106,17 @@ class Meaning:
                     self._answers.pop(next(iter(self._answers)))  # the oldest
                 self._answers[asked] = hits
         return list(hits)
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        """The texts' vectors (len(texts), dimensions): by the home's daemon when this
+        process answers one search, else by the encoder here."""
+        if self.daemon and self.home is not None:
+            from search import meaning_daemon
+
+            found = meaning_daemon.embedded(self.home, list(texts))
+            if found is not None:
+                return found
+        return self.encoder().embed(list(texts))
 
     def _nearest(
         self,

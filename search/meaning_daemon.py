@@ -135,6 +135,20 @@ def nearest(
         return None
 
 
+def embedded(home: Path, texts: list[str]) -> Any:
+    """The daemon's vectors of the texts (a float32 array, as the encoder here would give
+    them), or None when none answers (then the caller encodes them itself)."""
+    if not _reachable(home):
+        return None
+    answer = ask(home, {"protocol": PROTOCOL, "build": fingerprint(), "embed": texts})
+    vectors = answer.get("vectors") if answer is not None else None
+    if not isinstance(vectors, list) or len(vectors) != len(texts):
+        return None
+    import numpy as np
+
+    return np.asarray(vectors, dtype=np.float32)
+
+
 def ask(home: Path, request: dict[str, Any], timeout: float = ANSWER_SECONDS) -> Any:
     """The daemon's answer to one request, or None when none answers."""
     import orjson
@@ -362,6 +376,11 @@ def _answer(connection: socket.socket, held: _Held, engines: Engines, answered: 
             answer, go_on = {"stopped": os.getpid()}, False
         elif request.get("build") != fingerprint():
             answer, go_on = {"refused": "build"}, False  # a newer program: let one of it serve
+        elif "embed" in request:
+            from indexer.encoder import load
+
+            vectors = load(held.home).embed([str(text) for text in request["embed"]])
+            answer = {"vectors": vectors.tolist()}
         elif "search" in request:
             from search import served
 

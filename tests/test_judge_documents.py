@@ -888,6 +888,21 @@ def test_an_infraction_named_in_any_language_is_its_section(
         assert "IPG 2.1" in [r["key"] for r in payload["results"][:3]], asked
 
 
+def test_an_infraction_meant_by_other_words_is_its_section(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Words the term base has not for an infraction, near all its names by the encoder ("aiuto
+    esterno", "ayuda externa": Outside Assistance, curated as "assistenza esterna", "asistencia
+    externa") ask for it, first, alone or in a question (without it: 710.1c, Station, and IPG
+    1.2 for the question); words that share only "cartas" with "cartas marcadas" do not."""
+    for asked in ("aiuto esterno", "ayuda externa", "penalità per aiuto esterno"):
+        payload = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
+        assert payload["results"][0]["key"] == "IPG 3.2", asked
+    asked = "si dos cartas van a mi cementerio a la vez, ¿en qué orden las pongo?"
+    payload = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
+    assert "IPG 3.8" not in [r["key"] for r in payload["results"][:5]]
+
+
 @pytest.fixture(scope="module")
 def judges_and_spanish(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """The newest MTR and IPG, the JAR, English 2026-08-07 and the Spanish CR (words only)."""

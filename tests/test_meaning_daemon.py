@@ -105,6 +105,23 @@ def test_a_search_answers_the_same_with_or_without_the_daemon(
     assert all(err == "" for _, err in expected)
 
 
+def test_the_daemon_encodes_texts_as_this_process_would(daemon_home: Path):
+    """A one-shot search's short texts (an infraction's meant words, search/infraction_names.py)
+    are encoded by the daemon, which holds the encoder: the same float32 vectors, bit for bit,
+    as the encoder here gives; with no daemon, none (the caller encodes them itself)."""
+    import numpy as np
+
+    from indexer.encoder import load
+
+    texts = ["aiuto esterno", "ayuda externa", "assistance extérieure"]
+    assert meaning_daemon.embedded(daemon_home, texts) is None
+    meaning_daemon.start(daemon_home)
+    serving(daemon_home)
+    vectors = meaning_daemon.embedded(daemon_home, texts)
+    assert vectors is not None and vectors.dtype == np.float32
+    assert np.array_equal(vectors, load(daemon_home).embed(texts))
+
+
 def test_a_search_served_by_the_daemon_loads_neither_whoosh_nor_numpy(daemon_home: Path):
     """The point of the daemon: a search process that it serves imports neither numpy, the
     encoder nor Whoosh (the daemon answers the whole search: search/served.py), and prints
