@@ -612,7 +612,16 @@ def _judge_diff(
     old, new = _span(editions, from_, to, f"the {doc.upper()}")
     changes = compare_parts(editions[old], editions[new], ignore_typography=ignore_typography)
     if rule:
-        wanted = written_key(rule if rule.lower().startswith(doc) else f"{doc} {rule}")
+        wanted = _judge_part_asked(rule, doc)
+        if not any(
+            r.key == wanted or r.key.startswith(f"{wanted}.")
+            for r in (*editions[old], *editions[new])
+        ):
+            raise Problem(
+                f"no part {rule.strip()!r} in the {doc.upper()} of {old} or {new}; its parts: "
+                f"`mtgrules show {doc.upper()}`",
+                404,
+            )
         changes = [
             c
             for c in changes
@@ -627,6 +636,27 @@ def _judge_diff(
         "lang": "en",
         "changes": [c.to_json() for c in changes],
     }
+
+
+def _judge_part_asked(rule: str, doc: str) -> str:
+    """The key of the part a judge diff is asked for ("2.3" or "MTR 2.3" with --doc mtr); a
+    usage error for another document's part or no part at all."""
+    written = rule.strip()
+    wanted = written_key(written) or written_key(f"{doc} {written}")
+    if wanted is None:
+        raise Problem(
+            f'{rule!r} is not a part of the {doc.upper()}; write it like "{doc.upper()} 2.3" '
+            f"or 2.3 (its parts: `mtgrules show {doc.upper()}`)",
+            400,
+        )
+    if doc_of_key(wanted) != doc:
+        other = doc_of_key(wanted)
+        raise Problem(
+            f"{rule!r} is a part of the {other.upper()}, not of the {doc.upper()}; compare its "
+            f"editions with --doc {other}",
+            400,
+        )
+    return wanted
 
 
 def _current_key(events: Sequence[Any], loaded: Sequence[tuple[str, Any]]) -> str:
@@ -721,13 +751,14 @@ def history(
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
         raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
-    # A rule's history covers its subrules (702.19 with 702.19a–g), in the edition asked.
+    # A rule's history covers every rule below it (702.19 with 702.19a–g; 704 with 704.5j),
+    # in the edition asked.
     shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))
     below = sorted(
         {
             r.number
             for r in editions.get(shown_in, ())
-            if r.kind == "rule" and r.number and r.parent == number
+            if r.kind == "rule" and r.number and r.number != number and _under(r.number, number)
         },
         key=sort_key,
     )
@@ -753,6 +784,14 @@ def history(
         "history": [asdict(e) for e in events],
         "subrules": subrules,
     }
+
+
+def _under(number: str, rule: str) -> bool:
+    """Whether a rule number is below another: 704.5j under 704.5 and 704; 702.80 under 702,
+    not under 702.8."""
+    ancestor = RuleNumber.of(rule)
+    found = RuleNumber.of(number)
+    return ancestor is not None and found is not None and found.within(ancestor)
 
 
 def _part_history(

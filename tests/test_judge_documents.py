@@ -405,6 +405,35 @@ def test_history_of_a_chapter_covers_its_sections(
     assert len(issues["subrules"]) == 5
 
 
+def test_history_of_a_part_as_of_an_edition(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """history "MTR 3.7" --edition 2024-12-16: the part's history, no traceback (its payload
+    has no current key to compare, as a CR rule's has)."""
+    out = run(judge_home, monkeypatch, "history", "MTR 3.7", "--edition", "2024-12-16")
+    assert out.splitlines()[0] == ("MTR 3.7: 2 changes (in every loaded edition since 2024-09-23)")
+
+
+def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff --doc mtr … 99.9` (or a CR rule, or the IPG's part) is not "0 changes": the MTR
+    has no such part (exit 1), or it is another document's (exit 2); a part it has with no
+    change is 0 changes."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    span = ("diff", "--doc", "mtr", "--from", "2024-12-16", "--to", "2025-11-10")
+    for part, code, said in (
+        ("99.9", 1, "error: no part '99.9' in the MTR of 2024-12-16 or 2025-11-10; its parts:"),
+        ("704.5j", 1, "error: no part '704.5j' in the MTR"),
+        ("IPG 2.1", 2, "'IPG 2.1' is a part of the IPG, not of the MTR; compare its editions"),
+    ):
+        result = CliRunner().invoke(cli, [*span, part])
+        assert result.exit_code == code, part
+        assert said in result.stderr, part
+    result = CliRunner().invoke(cli, [*span, "2.3"])
+    assert result.exit_code == 0 and result.stdout.endswith(": 0 changes\n")
+
+
 def test_sources_lists_the_documents(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """sources says which document each file is."""
     payload = json.loads(run(judge_home, monkeypatch, "sources", "--json"))

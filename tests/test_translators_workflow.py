@@ -81,6 +81,26 @@ def test_history_from_any_editions_number(full: Path):
     assert (first["edition"], first["event"]) == ("2018-07-13", "appeared")
 
 
+def test_history_covers_every_rule_below_and_counts_what_appeared(full: Path):
+    """`history 702.19`: 702.19c and 702.19e appeared since 2015 (trample over planeswalkers):
+    changes, not "unchanged"; `history 704` covers 704.5j (a grandchild), and the web's
+    history page lists the rules below that changed."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    code, out, _ = run("history", "702.19")
+    assert code == 0
+    unchanged = next(line for line in out.splitlines() if line.startswith("unchanged: "))
+    assert "702.19c" not in unchanged and "702.19e" not in unchanged
+    assert "702.19c:\n  2022-02-18  appeared       702.19c\n" in out
+    _, out, _ = run("history", "704")
+    assert "\n704.5j:\n" in out
+    with TestClient(create_app(full)) as client:
+        page = client.get("/history/702.19").text
+    assert "Below it: 7 subrules" in page and 'href="/rule/702.19c"' in page
+
+
 def test_history_ignores_typography_unless_asked(full: Path):
     """704.5j's 2019 change of "owners’" to "owners'" is no change by default."""
     _, out, _ = run("history", "704.5j", "--json")

@@ -48,10 +48,11 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     oldest = payload["oldest_loaded"]
     changes = _changes(events)
     subrules = payload["subrules"]
-    changed_below = {n: _changes(e) for n, e in subrules.items() if _changes(e)}
+    # A subrule that appeared since the oldest loaded edition is a change of its rule's.
+    changed_below = {n: _changes(e, True) for n, e in subrules.items() if _changes(e, True)}
     below = sum(changed_below.values())
     named = payload["rule"]
-    if payload["edition"] and payload["key"] != named:
+    if payload["edition"] and payload.get("key", named) != named:
         # 725.1 of 2025-11-14 is another rule than today's 725.1: say which it is now.
         now = f"{payload['key']} now"
         if gone_place(payload["key"]):
@@ -73,12 +74,20 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
             echo(f"{number}:")
             _events([e for e in found if e["event"] != "first seen"], oldest, indent="  ")
     unchanged = [n for n in subrules if n not in changed_below]
-    if unchanged:
+    if len(unchanged) > UNCHANGED_LISTED:
+        echo(f"unchanged: {len(unchanged)} subrules (`--json` lists them)")
+    elif unchanged:
         echo(f"unchanged: {', '.join(unchanged)}")
 
 
-def _changes(events: list[dict[str, Any]]) -> int:
-    return sum(1 for e in events if e["event"] not in ("first seen", "appeared"))
+UNCHANGED_LISTED = 40  # a section's unchanged subrules are named up to this many, else counted
+
+
+def _changes(events: list[dict[str, Any]], appearing: bool = False) -> int:
+    """A rule's changes; with `appearing`, its appearance is one (a subrule new since the
+    oldest loaded edition changed its rule)."""
+    kept = ("first seen",) if appearing else ("first seen", "appeared")
+    return sum(1 for e in events if e["event"] not in kept)
 
 
 def _events(events: list[dict[str, Any]], oldest: str, indent: str = "") -> None:

@@ -396,14 +396,22 @@ async def history_page(request: Request) -> Response:
     rule = request.path_params["rule"]
     try:
         payload = await library.run(api_history, library, request)
-        numbers = {e[k] for e in payload["history"] for k in ("number", "previous") if e.get(k)}
+        # The rules below it that changed or appeared since the oldest loaded edition.
+        changed = [
+            (sub, [e for e in events if e["event"] != "first seen"])
+            for sub, events in payload.get("subrules", {}).items()
+        ]
+        changed = [(sub, events) for sub, events in changed if events]
+        shown = [*payload["history"], *(e for _, events in changed for e in events)]
+        numbers = {e[k] for e in shown for k in ("number", "previous") if e.get(k)}
+        numbers |= {sub for sub, _ in changed}
         known = await library.with_engine(_known, numbers)
     except payloads.Problem as problem:
         return error_page(problem.status, f"history {rule} — mtgrules", str(problem))
     doc = doc_of_key(payload["rule"])  # a judge document's part: its own editions
     editions = "English" if doc == "cr" else doc.upper()
     return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
-                known=known, editions=editions)  # fmt: skip
+                known=known, editions=editions, changed=changed)  # fmt: skip
 
 
 async def sources_page(request: Request) -> Response:
