@@ -709,6 +709,8 @@ def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str
 
 
 def _under(rule: RuleNumber, record: Record | None) -> bool:
+    """Whether a record is the rule or below it: 704.5j under 704.5 and 704, 702.80 not under
+    702.8."""
     number = RuleNumber.of(record.number or "") if record else None
     return number is not None and number.within(rule)
 
@@ -754,11 +756,12 @@ def history(
     # A rule's history covers every rule below it (702.19 with 702.19a–g; 704 with 704.5j),
     # in the edition asked.
     shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))
+    heading = RuleNumber.of(number)
     below = sorted(
         {
             r.number
             for r in editions.get(shown_in, ())
-            if r.kind == "rule" and r.number and r.number != number and _under(r.number, number)
+            if r.kind == "rule" and r.number != number and heading and _under(heading, r)
         },
         key=sort_key,
     )
@@ -784,14 +787,6 @@ def history(
         "history": [asdict(e) for e in events],
         "subrules": subrules,
     }
-
-
-def _under(number: str, rule: str) -> bool:
-    """Whether a rule number is below another: 704.5j under 704.5 and 704; 702.80 under 702,
-    not under 702.8."""
-    ancestor = RuleNumber.of(rule)
-    found = RuleNumber.of(number)
-    return ancestor is not None and found is not None and found.within(ancestor)
 
 
 def _part_history(
