@@ -761,7 +761,11 @@ def history(
         {
             r.number
             for r in editions.get(shown_in, ())
-            if r.kind == "rule" and r.number != number and heading and _under(heading, r)
+            if r.kind == "rule"
+            and r.number
+            and r.number != number
+            and heading
+            and _under(heading, r)
         },
         key=sort_key,
     )
