@@ -708,6 +708,20 @@ def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str
     return date
 
 
+def own_key_history(records: Sequence[Record], key: str) -> dict[str, Any]:
+    """A translated rule with no English counterpart (205.2c@FILE): what it is, and why it has
+    no English history."""
+    found = next((r for r in records if r.key == key and r.kind == "rule"), None)
+    if found is None:
+        raise Problem(f"no translated rule with the key {key}; see `mtgrules sources`", 404)
+    edition = found.edition or "edition unknown"
+    note = (
+        f"{found.lang} {found.number} of {found.source} ({edition}) has no counterpart in "
+        "the loaded English editions: it has no English history"
+    )
+    return {"rule": key, "edition": None, "history": [], "note": note, "text": found.text}
+
+
 def _under(rule: RuleNumber, record: Record | None) -> bool:
     """Whether a record is the rule or below it: 704.5j under 704.5 and 704, 702.80 not under
     702.8."""
@@ -718,10 +732,17 @@ def _under(rule: RuleNumber, record: Record | None) -> bool:
 def history(
     records: Sequence[Record], rule: str, edition: str | None, ignore_typography: bool = True
 ) -> dict[str, Any]:
-    """{"rule", "edition", "history": [events]}."""
+    """{"rule", "edition", "history": [events]}. A gone rule's key (gone:725.1@2025-11-14) is
+    its last number in its last edition; a translation's own key (205.2c@FILE) says why it has
+    no English history (`records` must then hold the translations too)."""
     from corpus.align.editions import by_edition, edition_texts
     from corpus.align.editions import history as events_of
+    from corpus.align.identity import gone_place
 
+    if last := gone_place(rule.strip()):
+        rule, edition = last
+    elif "@" in rule:
+        return own_key_history(records, rule.strip())
     part = written_key(rule)
     if part is not None:
         return _part_history(records, part, edition, ignore_typography)

@@ -119,6 +119,28 @@ def test_history_of_a_translations_own_key(full: Path):
     assert out.startswith(f"{key}: fr 205.2c of {FR} (edition unknown) has no counterpart")
 
 
+def test_the_web_history_of_a_gone_rule_or_a_translations_own_key(full: Path):
+    """/history/ and /api/history/ of a gone rule's key (its last number, its last edition)
+    and of a translation's own key answer as the command line does, not 404."""
+    from urllib.parse import quote
+
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    code, out, _ = run("history", "gone:714.3a@2025-11-14", "--json")
+    gone = json.loads(out)
+    with TestClient(create_app(full)) as client:
+        answer = client.get("/api/history/gone:714.3a@2025-11-14")
+        assert answer.status_code == 200 and answer.json()["history"] == gone["history"]
+        assert client.get("/history/gone:714.3a@2025-11-14").status_code == 200
+        own = client.get("/api/history/" + quote(f"205.2c@{FR}"))
+        assert own.status_code == 200
+        assert own.json()["note"].startswith(f"fr 205.2c of {FR} (edition unknown) has no")
+        page = client.get("/history/" + quote(f"205.2c@{FR}"))
+        assert page.status_code == 200 and "has no English history" in page.text
+
+
 def test_check_names_what_differs(full: Path):
     """Incubator is the artifact type the Italian 205.3g lacks; the French copy cites 420.5e,
     which no loaded English edition has; problems found: exit 1."""

@@ -34,15 +34,16 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
     """Show when a rule appeared, changed, moved (was renumbered) and disappeared. RULE is a
     number in the edition given (or the newest that has it), a gone rule's key
     (gone:725.1@2025-11-14), or a translation's own key (205.2c@FILE)."""
-    if last := gone_place(rule):
-        rule, edition = last  # a rule gone from the newest edition: from its last number
-    elif "@" in rule:
-        _own_key(rule, as_json)
-        return
+    own_key = "@" in rule and not gone_place(rule)  # a translation's: its records are needed
     with problems_as_errors():
-        payload = payloads.history(library_records(("en",)), rule, edition, ignore_typography)
+        records = library_records(() if own_key else ("en",))
+        payload = payloads.history(records, rule, edition, ignore_typography)
     if as_json:
         echo_json(payload)
+        return
+    if "note" in payload:
+        echo(f"{payload['rule']}: {payload['note']}")
+        echo(f"    {payload['text']}")
         return
     events = payload["history"]
     oldest = payload["oldest_loaded"]
@@ -104,22 +105,3 @@ def _events(events: list[dict[str, Any]], oldest: str, indent: str = "") -> None
         )
         if event["diff"] and event["event"] != "removed":
             click.echo(f"{indent}    {colour_diff(event['diff'])}")
-
-
-def _own_key(key: str, as_json: bool) -> None:
-    """A translated rule with no English counterpart: what it is, and why it has no history."""
-    records = [r for r in library_records() if r.key == key and r.kind == "rule"]
-    if not records:
-        raise click.ClickException(f"no translated rule with the key {key}; see `mtgrules sources`")
-    record = records[0]
-    edition = record.edition or "edition unknown"
-    note = (
-        f"{record.lang} {record.number} of {record.source} ({edition}) has no counterpart in "
-        "the loaded English editions: it has no English history"
-    )
-    if as_json:
-        payload: dict[str, object] = {"rule": key, "edition": None, "history": [], "note": note}
-        echo_json(payload)
-        return
-    echo(f"{key}: {note}")
-    echo(f"    {record.text}")
