@@ -128,7 +128,7 @@ def test_the_web_history_of_a_gone_rule_or_a_translations_own_key(full: Path):
 
     from search.web.app import create_app
 
-    code, out, _ = run("history", "gone:714.3a@2025-11-14", "--json")
+    _code, out, _ = run("history", "gone:714.3a@2025-11-14", "--json")
     gone = json.loads(out)
     with TestClient(create_app(full)) as client:
         answer = client.get("/api/history/gone:714.3a@2025-11-14")
