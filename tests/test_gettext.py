@@ -302,6 +302,17 @@ def test_po_round_trip_brings_a_changed_translation_back(
     stale = {s["key"]: s for s in json.loads(out)["stale"]}
     assert "100.2a" in stale and stale["100.2a"]["english_from"] == "its previous msgid"
     assert "100.1a" not in stale
+    code, out = run(home, "stale", "--lang", "pt")
+    assert "(changed; English of its previous msgid → 2026-08-07; " in out
+    # On the rule page: no link to a diff "from its previous msgid" (no edition: a 400).
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    with TestClient(create_app(home)) as client:
+        page = client.get("/rule/100.2a").text
+    assert "was translated from older English (its catalogue's previous msgid)" in page
+    assert "from=its" not in page and "follows English its previous msgid" not in page
 
 
 @pytest.mark.shared_data

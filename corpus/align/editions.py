@@ -34,6 +34,10 @@ _TYPOGRAPHY = str.maketrans(
 )  # fmt: skip
 _SPACES = re.compile(r"\s+")
 
+# What a fuzzy catalogue entry was translated from, instead of an edition: the English its
+# previous msgid gives (a Stale's `since`, stale's `english_from`).
+PREVIOUS_MSGID = "its previous msgid"
+
 
 @lru_cache(maxsize=1 << 16)  # a rule's history reads each edition's texts, mostly the same
 def typography_folded(text: str) -> str:
@@ -591,7 +595,7 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
             change, since = at.get(looked), start
             if change is None and record.key in today and record.original is not None:
                 # A catalogue says the English it translated (a fuzzy entry's previous msgid).
-                change, since = _against(record, today[record.key]), "its previous msgid"
+                change, since = _against(record, today[record.key]), PREVIOUS_MSGID
             if change is not None and record.key not in listed:
                 listed.add(record.key)
                 found.append(Stale(record, since, newest, change, copies[record.key]))

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from corpus.align.editions import PREVIOUS_MSGID
 from search import payloads
 from search.commands.options import json_option, lang_option, problems_as_errors
 from search.render import colour_diff
@@ -59,7 +60,10 @@ def _line(item: dict[str, Any]) -> str:
         where, what = label, "changed"
     twice = f", printed {item['copies']} times" if item.get("copies", 1) > 1 else ""
     edition = item["edition"] or "undated"
+    since = item["english_from"]
+    if since == PREVIOUS_MSGID:  # a fuzzy catalogue entry: from the English it was made of
+        since = "of its previous msgid"
     return (
-        f"{item['lang']} {where} ({what}{twice}; English {item['english_from']} → "
+        f"{item['lang']} {where} ({what}{twice}; English {since} → "
         f"{item['english_to']}; {edition}, {item['source']})"
     )

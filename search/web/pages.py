@@ -222,11 +222,15 @@ def _status_of_translations(
             seen.add(record.source)
             entry = stale.get((record.source, record.key))
             follows = followed(editions, record)
+            from_msgid = entry is not None and _from_msgid(entry)
             lines.setdefault(result.key, []).append(
                 {
                     "lang": record.lang,
                     "source": record.source,
-                    "follows": entry["english_from"] if entry else follows,
+                    # A fuzzy catalogue entry follows no edition: it was translated from
+                    # its previous msgid's English (then no diff of editions shows its change).
+                    "follows": entry["english_from"] if entry and not from_msgid else follows,
+                    "from_msgid": from_msgid,
                     "newest": editions[-1],
                     "change": entry,
                     # after a move, whether the old number now holds another English rule (a
@@ -236,6 +240,12 @@ def _status_of_translations(
                 }
             )
     return lines
+
+
+def _from_msgid(entry: dict[str, Any]) -> bool:
+    from corpus.align.editions import PREVIOUS_MSGID
+
+    return bool(entry["english_from"] == PREVIOUS_MSGID)
 
 
 def _following(translations: dict[str, list[dict[str, Any]]]) -> list[dict[str, Any]]:
