@@ -119,6 +119,18 @@ def test_history_of_a_translations_own_key(full: Path):
     assert out.startswith(f"{key}: fr 205.2c of {FR} (edition unknown) has no counterpart")
 
 
+def test_a_search_page_showing_some_languages_says_nothing_of_the_others(full: Path):
+    """/?q=trample&show=it: English is hidden, not missing: no "no English text for 702.19 …
+    the English documents leave this rule out" under results English has."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    with TestClient(create_app(full)) as client:
+        page = client.get("/?q=trample&show=it").text
+    assert 'href="/rule/702.19"' in page and "no English text" not in page
+
+
 def test_the_web_history_of_a_gone_rule_or_a_translations_own_key(full: Path):
     """/history/ and /api/history/ of a gone rule's key (its last number, its last edition)
     and of a translation's own key answer as the command line does, not 404."""

@@ -151,7 +151,9 @@ async def home_page(request: Request) -> Response:
             payloads.search, q, filters, _limit(request, 10), show
         )
         overview = await library.run(library.overview)
-        wanted = {*filters.langs, *show, *await library.with_engine(_query_languages, q)}
+        # The languages a missing text is said of: those shown when show= picks them (the
+        # others are hidden, not missing), else those searched and the query's own.
+        wanted = set(show) or {*filters.langs, *await library.with_engine(_query_languages, q)}
         known = await library.with_engine(_cited, results)
     except payloads.Problem as problem:
         return page(
