@@ -131,6 +131,8 @@ def test_a_key_with_a_slash_reaches_its_page(client: TestClient):
         ("/rule/205.4?show=zz", "show: unknown language"),
         ("/api/show/205.4?show=zz", "show: unknown language"),
         ("/?q=tipo&lang=zz", "unknown language"),
+        ("/api/search?q=tipo&lang=", "lang: no language given; valid:"),
+        ("/api/show/205.4?lang=", "lang: no language given; valid:"),
         ("/?q=tipo&kind=nope", "unknown kind"),
         ("/rule/205.4?edition=someday", "edition:"),
         ("/diff?lang=zz", "lang: one of"),

@@ -213,12 +213,15 @@ def _known(engine: Any, numbers: Any) -> set[str]:
     return {n for n in numbers if engine.versions.has_key(n)}
 
 
-def _filters(request: Request) -> tuple[Filters, tuple[str, ...]]:
+def _filters(request: Request, api: bool = False) -> tuple[Filters, tuple[str, ...]]:
+    """The search filters and the languages shown. A page's form sends `lang=` empty for
+    every language; the API refuses it, as `--lang ""` is refused."""
     query = request.query_params
     try:
-        langs = validate_languages([v for v in query.getlist("lang") if v])
+        given = query.getlist("lang")
+        langs = validate_languages(given if api else [v for v in given if v])
     except UnknownLanguageError as error:
-        raise payloads.Problem(str(error), 400) from None
+        raise payloads.Problem(f"lang: {error}" if api else str(error), 400) from None
     kinds = tuple(k for raw in query.getlist("kind") for k in raw.split(",") if k)
     if any(k not in KINDS for k in kinds):
         raise payloads.Problem(f"unknown kind; valid: {', '.join(KINDS)}", 400)
@@ -283,13 +286,13 @@ def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., 
 
 
 def api_search(library: Library, request: Request) -> dict[str, Any]:
-    filters, show = _filters(request)
+    filters, show = _filters(request, api=True)
     q = request.query_params.get("q", "")
     return payloads.search(library.engine(), q, filters, _limit(request), show)[0]
 
 
 def api_show(library: Library, request: Request) -> dict[str, Any]:
-    filters, show = _filters(request)
+    filters, show = _filters(request, api=True)
     return payloads.show(library.engine(), request.path_params["rule"], filters, show)[0]
 
 
