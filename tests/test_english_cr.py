@@ -208,3 +208,17 @@ def test_a_results_words_are_those_of_the_text_it_shows(full: Path):
     assert "converted mana cost" not in today.stdout.splitlines()[0]
     then = CliRunner().invoke(cli, ["show", "202.3", "--edition", "2020-11-20"])
     assert "converted mana cost" in then.stdout.splitlines()[0]
+
+
+def test_a_renamed_heading_is_the_same_section(shared_data: Path):
+    """2024-06-07 renamed "308. Tribals" "308. Kindreds" (308.1 and 308.2 changed with it): one
+    section changed, not one removed and one added, so the chain of identity keeps it (and a
+    translation of 308 is not "removed from English")."""
+    from corpus.align.editions import compare
+
+    old = edition(shared_data, "20240412").records
+    new = edition(shared_data, "20240607").records
+    found = compare(old, new)
+    changes = {(c.status, c.old and c.old.number, c.new and c.new.number) for c in found}
+    assert ("changed", "308", "308") in changes
+    assert not {("removed", "308", None), ("added", None, "308")} & changes

@@ -200,6 +200,7 @@ def _paired(old: list[Record], new: list[Record], fold: Callable[[str], str]) ->
     # before it): the same long text anywhere.
     olds, news = pairs.free(list(range(len(old))), list(range(len(new))))
     pairs.pair_same_text(olds, news, lambda t: t, anywhere=False)
+    pairs.pair_renamed_parents()
     return pairs
 
 
@@ -329,6 +330,33 @@ class _Pairing:
                 near = depth(a) == 0 or _same_section(a, b)
                 if anywhere or near or len(text) > 40:
                     self.pair(i, j)
+
+    def pair_renamed_parents(self) -> None:
+        """A heading left unpaired whose rules below went, most of them, under one new heading
+        also unpaired is that heading renamed: "308. Tribals" became "308. Kindreds" (308.1
+        and 308.2 changed with it), one section, not one removed and one added."""
+        olds, news = self.free(list(range(len(self.old))), list(range(len(self.new))))
+        if not olds or not news:
+            return
+        free_new = {self.new[j].number: j for j in news}
+        below: dict[str, list[int]] = defaultdict(list)
+        for k, rule in enumerate(self.old):
+            number = rule.number or ""
+            if parent_of(number):
+                below[_parent(number)].append(k)
+        for i in olds:
+            children = below.get(self.old[i].number or "", [])
+            went = Counter(
+                _parent(self.new[self.matched[k]].number or "")
+                for k in children
+                if k in self.matched
+            )
+            if not went:
+                continue
+            parent, count = went.most_common(1)[0]
+            j = free_new.get(parent)
+            if j is not None and j not in self._taken and 2 * count > len(children):
+                self.pair(i, j)
 
     def _pair_best(self, olds: list[int], news: list[int], least: float, same_parent: bool) -> None:
         candidates: list[tuple[float, tuple[object, ...], int, int]] = []
