@@ -225,6 +225,21 @@ def test_an_export_of_one_language_keeps_every_document(full: Path):
     assert len(rows) == len(italian)
 
 
+def test_a_jsonl_export_of_an_edition_keeps_the_translations_that_follow_it(full: Path):
+    """--edition 2024-11-08 --lang it: the Italian seed (dated 2024-11-23, following 2024-11-08)
+    whole, as TMX pairs it; --edition 2025-11-14: no Italian text follows it, said on stderr
+    (the export was empty and silent)."""
+    _, jsonl, _ = run("export", "--format", "jsonl")
+    italian = [json.loads(line) for line in jsonl.splitlines() if '"lang":"it"' in line]
+    seed = [r for r in italian if r["source"] == IT]
+    code, out, _ = run("export", "--format", "jsonl", "--edition", "2024-11-08", "--lang", "it")
+    assert code == 0
+    assert [json.loads(line) for line in out.splitlines()] == seed
+    code, out, err = run("export", "--format", "jsonl", "--edition", "2025-11-14", "--lang", "it")
+    assert code == 0 and out == ""
+    assert "note: no it text is of English 2025-11-14: none follows it" in err
+
+
 def test_tbx_is_tbx_basic(full: Path):
     """The term base validates against the TBX-Basic structure."""
     from lxml import etree

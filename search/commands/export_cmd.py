@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -58,13 +59,21 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
         records = [json.loads(line) for line in lines]
         if edition:
             _check_edition(edition, {r["edition"] for r in records})
+        of_edition = _of_edition(records, edition)
         if langs or edition:
-            data = b"".join(
-                line
+            kept = [
+                (line, record)
                 for line, record in zip(lines, records, strict=True)
-                if (not langs or record["lang"] in langs)
-                and (not edition or record["edition"] == edition)
-            )
+                if (not langs or record["lang"] in langs) and of_edition(record)
+            ]
+            data = b"".join(line for line, _ in kept)
+            for lang in langs if edition else ():
+                if not any(record["lang"] == lang for _, record in kept):
+                    echo(
+                        f"note: no {lang} text is of English {edition}: none follows it (see "
+                        "`mtgrules sources`)",
+                        err=True,
+                    )
         _out(data, fmt, output)
         for failure in _failures():
             echo(f"error: {failure}", err=True)
@@ -139,6 +148,29 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         echo(f"wrote {path}", err=True)
+
+
+def _of_edition(records: list[dict[str, Any]], edition: str | None) -> Callable[[Any], bool]:
+    """Whether a record is of the edition asked: an English record of that edition, or a
+    translation that follows it (the edition TMX pairs it with)."""
+    if not edition:
+        return lambda record: True
+    from corpus.model.dates import in_effect
+    from corpus.model.documents import doc_of_key
+
+    english = sorted(
+        {r["edition"] for r in records if r["lang"] == "en" and doc_of_key(r["key"]) == "cr"}
+        - {None}
+    )
+
+    def of_edition(record: dict[str, Any]) -> bool:
+        if record["lang"] == "en":
+            return bool(record["edition"] == edition)
+        follows = record.get("follows")
+        followed = follows if follows in english else in_effect(english, record["edition"])
+        return followed == edition
+
+    return of_edition
 
 
 def _resolved(edition: str | None) -> str | None:
