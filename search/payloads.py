@@ -70,9 +70,10 @@ def search(
     elif not results and filters.langs:
         # Nothing in the languages asked for: say whether other languages have it.
         _, elsewhere, _ = search(engine, text, dataclasses.replace(filters, langs=()), 1)
-        written = sorted(
-            {r.lang for result in elsewhere for r in result.records}, key=SHOWN_ORDER.index
-        )
+        found = {r.lang for result in elsewhere for r in result.records}
+        # A language asked for is among them when a result it has was found by another's words
+        # (the Portuguese glossary entry Atropelar under Trample): not a language that matched.
+        written = sorted(found - set(filters.langs), key=SHOWN_ORDER.index)
         if written:
             payload["note"] = (
                 f"no {named(filters.langs, ' or ')} text matches it, {named(written)} text does;"

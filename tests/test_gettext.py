@@ -243,6 +243,20 @@ def test_a_term_of_a_renamed_concept_is_listed_under_its_new_name(po_home: Path)
 
 
 @pytest.mark.shared_data
+def test_a_search_in_one_language_never_says_that_language_matched(po_home: Path):
+    """`search trample --kind glossary --lang pt`: Portuguese's glossary entry Atropelar is under
+    Trample (found by English words), yet no Portuguese text matches "trample": the note names
+    English only, not "…English and Portuguese text does" beside "no Portuguese text"."""
+    result = CliRunner(env={"MTGRULES_HOME": str(po_home)}).invoke(
+        cli, ["search", "trample", "--kind", "glossary", "--lang", "pt"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.endswith(
+        "no Portuguese text matches it, English text does; search without --lang\n"
+    )
+
+
+@pytest.mark.shared_data
 def test_po_export_is_valid_and_marks_what_is_stale(po_home: Path, tmp_path: Path):
     """export --format po: polib reads it, msgfmt --check accepts it; msgctxt the key, msgid
     today's English line, fuzzy (with the English it was made from) where English changed."""
