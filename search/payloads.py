@@ -70,10 +70,10 @@ def search(
     elif not results and filters.langs:
         # Nothing in the languages asked for: say whether other languages have it.
         _, elsewhere, _ = search(engine, text, dataclasses.replace(filters, langs=()), 1)
-        found = {r.lang for result in elsewhere for r in result.records}
+        having = {r.lang for result in elsewhere for r in result.records}
         # A language asked for is among them when a result it has was found by another's words
         # (the Portuguese glossary entry Atropelar under Trample): not a language that matched.
-        written = sorted(found - set(filters.langs), key=SHOWN_ORDER.index)
+        written = sorted(having - set(filters.langs), key=SHOWN_ORDER.index)
         if written:
             payload["note"] = (
                 f"no {named(filters.langs, ' or ')} text matches it, {named(written)} text does;"
@@ -166,7 +166,13 @@ def show(
     elif number is None:
         # A glossary entry, a mechanic, a file's key; else a rule or entry by its title in any
         # language ("arrollar", "trample", "piétinement" through the term base).
-        results = entry(engine, rule, filters) or titled(engine, rule, filters)
+        results = entry(engine, rule, filters)
+        if not any(as_number(r.key) for r in results):
+            # A headword that titles a rule too ("Trample", as "trample"): the rule first,
+            # whatever the case it is written in.
+            headed = titled(engine, rule, filters)
+            if not results or any(as_number(r.key) for r in headed):
+                results = headed
         if results and rule.strip().isdigit():
             results += _chapter_sections(engine, rule.strip(), filters)  # 7: its contents
         if not results:

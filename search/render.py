@@ -10,7 +10,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
@@ -148,12 +148,27 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
         click.echo(terminal_safe(heading(result)))
         if note := result.printed_otherwise():
             click.echo(f"  ({terminal_safe(note)})")
-        for lang, records in by_language(result, show).items():
+        columns = by_language(result, show)
+        for lang, records in columns.items():
             for record in records:
                 click.echo(f"  {lang}  {label(record)}")
                 for paragraph in paragraphs(record):
                     for line in textwrap.wrap(paragraph, width=width - 6) or [""]:
                         click.echo(f"      {line}")
+        for note in not_shown(result, show, columns):
+            click.echo(f"  ({note})")
+
+
+def not_shown(result: Result, show: tuple[str, ...], columns: Mapping[str, Any]) -> list[str]:
+    """A note per language `--show` asks for that a result has no text in (the heading alone
+    said nothing)."""
+    from corpus.model.languages import LANGUAGES
+
+    return [
+        f"no {LANGUAGES[lang].english_name} text for {result.key}"
+        for lang in show
+        if lang in LANGUAGES and lang not in columns
+    ]
 
 
 def use_rich() -> bool:
@@ -187,6 +202,9 @@ def echo_rich(
             cells.append(Group(*parts))
         if note := result.printed_otherwise():
             cells.insert(0, Group(Text(f"({terminal_safe(note)})", style="italic")))
+        cells += [
+            Group(Text(f"({note})", style="italic")) for note in not_shown(result, show, columns)
+        ]
         title = Text(terminal_safe(heading(result)), style="bold cyan")
         above: list[Any] = []
         if title.cell_len > console.width - TITLE_MARGIN:

@@ -106,6 +106,27 @@ def test_show_puts_the_english_rule_in_effect_beside_the_italian(full: Path):
     assert langs[:2] == ["en", "it"] and "fr" in langs
 
 
+def test_show_of_a_headword_is_the_same_in_any_case(full: Path):
+    """`show Trample` (the glossary's headword as printed) is `show trample`: the rule 702.19
+    with its subrules, then the glossary entry (it was the entry alone)."""
+    keys = [[r["key"] for r in run_json("show", word)["results"]] for word in ("Trample", "trample")]
+    assert keys[0] == keys[1]
+    assert keys[0][0] == "702.19" and keys[0][-1] == "Trample"
+
+
+def test_a_language_shown_that_a_result_lacks_is_said(full: Path):
+    """`search trample --show it`: the Italian seed has no 702.19, said under its heading
+    (the heading stood alone, as if its text were lost)."""
+    result = CliRunner().invoke(
+        cli, catch_exceptions=False, args=["search", "trample", "--show", "it", "--limit", "1"]
+    )
+    assert result.stdout.splitlines()[:2] == [
+        result.stdout.splitlines()[0],
+        "  (no Italian text for 702.19)",
+    ]
+    assert result.stdout.startswith("702.19 — Trample")
+
+
 def test_station_brings_the_article_and_rule_702_184(full: Path):
     """`search Station`: the Italian article and rulings with English 702.184."""
     first = run_json("search", "Station")["results"][0]
