@@ -14,7 +14,7 @@ from corpus import paths
 from corpus.model.dates import in_effect_on, resolve_edition
 from corpus.model.documents import JUDGE, doc_of_key, is_judge_key
 from corpus.model.mechanics import result_key
-from corpus.model.numbers import cited_numbers, parent_of, sort_key
+from corpus.model.numbers import RuleNumber, cited_numbers, parent_of, sort_key
 from corpus.model.text import fold
 from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from indexer.sidestore import CurrentKeys, Reader
@@ -645,10 +645,18 @@ class Engine:
                 f"{record.title or ''} {record.text}", record.lang
             ):
                 naming.setdefault(result_key(record.key), None)
-        # The concept's own rule and glossary entry first ("stack": 405, Stack), then the
-        # rules that mention it most.
-        own = [key for key in self.versions.headed(fold(concept)) if key in naming]
-        return list(dict.fromkeys([*own, *(key for key in keys if key in naming)]))[:limit]
+        # The concept's own rule and glossary entry first ("stack": 405, Stack; "state-based
+        # action": 704, State-Based Actions), then the rules that mention it most, rules gone
+        # from the newest edition last.
+        from corpus.align.identity import GONE
+        from corpus.model.words import plural
+
+        titles = {fold(concept), fold(plural(concept))}
+        own = [key for title in titles for key in self.versions.headed(title) if key in naming]
+        own.sort(key=lambda key: (RuleNumber.of(key) is None, sort_key(key)))
+        mentioning = [key for key in keys if key in naming]
+        mentioning.sort(key=lambda key: key.startswith(GONE))  # stable: most mentions first
+        return list(dict.fromkeys([*own, *mentioning]))[:limit]
 
     # --- suggestions and references ---------------------------------------------------------
 

@@ -127,6 +127,16 @@ def test_a_language_shown_that_a_result_lacks_is_said(full: Path):
     assert result.stdout.startswith("702.19 — Trample")
 
 
+def test_a_terms_rules_begin_with_its_own_section_and_end_with_gone_ones(full: Path):
+    """`term "state-based action"`: its own section 704 and glossary entry first (the section is
+    titled in the plural); rules gone from the newest edition after every current one."""
+    rules = run_json("term", "state-based action")["concepts"][0]["rules"]
+    assert rules[:2] == ["704", "State-Based Actions"]
+    rules = run_json("term", "legendary")["concepts"][0]["rules"]
+    gone = [i for i, key in enumerate(rules) if key.startswith("gone:")]
+    assert all(i > j for i in gone for j, key in enumerate(rules) if not key.startswith("gone:"))
+
+
 def test_station_brings_the_article_and_rule_702_184(full: Path):
     """`search Station`: the Italian article and rulings with English 702.184."""
     first = run_json("search", "Station")["results"][0]
