@@ -196,8 +196,12 @@ def test_csv_units_are_unique_as_tmx_tuids_are(full: Path):
     """Italian and French both print 205.4d: the CSV's units, like TMX's tuids, tell them apart
     ("205.4d it", "205.4d fr"), one id per row."""
     _, out, _ = run("export", "--format", "csv", "--lang", "it,fr")
-    units = [row["unit"] for row in csv.DictReader(io.StringIO(out))]
+    rows = list(csv.DictReader(io.StringIO(out)))
+    units = [row["unit"] for row in rows]
     assert len(set(units)) == len(units) and {"205.4d it", "205.4d fr"} <= set(units)
+    # As in TMX, English is beside each translation (two translations' common source).
+    legend = next(row for row in rows if row["unit"] == "205.4d it")
+    assert legend["en_edition"] == "2024-11-08" and legend["en"].startswith("Any permanent")
     _, out, _ = run("export", "--format", "tmx", "--lang", "it,fr")
     tuids = [tu.get("tuid") for tu in ET.fromstring(out.encode("utf-8")).iter("tu")]
     assert units == tuids

@@ -87,9 +87,10 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
     edition = _resolved(edition)
     if edition:
         _check_edition(edition, {r.edition for r in every})
-    if fmt == "tmx" and len(langs) > 1 and "en" not in langs:
+    if len(langs) > 1 and "en" not in langs:
         # Two translations' units hold one language each: English is their common source
-        # (--lang pt,es is English with each). One language alone stays its own memory.
+        # (--lang pt,es is English with each, in TMX and CSV alike: a CSV row is a TMX unit).
+        # One language alone stays its own memory.
         langs = ("en", *langs)
     units = exports.units(every, langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
