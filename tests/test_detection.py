@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
 from conftest import ARTICLE, ES, FR, IT, seed
 
 from corpus.model.dates import parse_date
 from corpus.read.detect import detect_language
 from corpus.read.ingest import ingest_bytes
+from search.cli import cli
 
 
 def test_language_of_every_seed():
@@ -51,3 +57,33 @@ def test_numbering_warnings_keep_both_duplicates():
     assert "rule 205.3k is numbered 2 times" in joined
     assert "205.3k (line 3) comes after 205.3l" in joined
     assert "205.3l (line 2) uses subrule letter l or o" in joined
+
+
+def test_a_date_with_no_such_day_is_said_not_dropped_silently():
+    """The Italian seed dated "31 Febbraio 2025" (no such day): its edition is unknown and a
+    warning names the line and the date (the line was dropped as a header, without a word)."""
+    text = seed(IT).decode("utf-8").replace("23 Novembre 2024", "31 Febbraio 2025")
+    document = ingest_bytes(text.encode("utf-8"), "it-31-febbraio.txt")
+    assert document.edition is None
+    assert "line 1: '31 Febbraio 2025' is no date (no such day): edition unknown" in (
+        document.warnings
+    )
+
+
+@pytest.mark.shared_data
+def test_a_translation_dated_before_every_edition_says_so(
+    shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The Italian seed dated 2010, beside English 2024-11-08 only: it follows the oldest loaded
+    edition, and `sources` says it is dated before every one (it said "follows English
+    2024-11-08 by its stated date", a date after its own)."""
+    monkeypatch.setenv("MTGRULES_HOME", str(tmp_path))
+    old = tmp_path / "it-2010.txt"
+    old.write_text(seed(IT).decode("utf-8").replace("23 Novembre 2024", "5 Gennaio 2010"))
+    edition = shared_data / "cr" / "en" / "MagicCompRules-20241108.txt"
+    assert CliRunner().invoke(cli, ["add", str(old), str(edition)]).exit_code == 0
+    result = CliRunner().invoke(cli, ["sources", "--json", "--no-dropped"])
+    documents = {d["source"]: d for d in json.loads(result.stdout)["documents"]}
+    assert documents["it-2010.txt"]["follows"]["evidence"] == (
+        "dated 2010-01-05, before every loaded English edition: follows the oldest, 2024-11-08"
+    )

@@ -109,7 +109,7 @@ def test_show_puts_the_english_rule_in_effect_beside_the_italian(full: Path):
 def test_show_of_a_headword_is_the_same_in_any_case(full: Path):
     """`show Trample` (the glossary's headword as printed) is `show trample`: the rule 702.19
     with its subrules, then the glossary entry (it was the entry alone)."""
-    keys = [[r["key"] for r in run_json("show", word)["results"]] for word in ("Trample", "trample")]
+    keys = [[r["key"] for r in run_json("show", w)["results"]] for w in ("Trample", "trample")]
     assert keys[0] == keys[1]
     assert keys[0][0] == "702.19" and keys[0][-1] == "Trample"
 

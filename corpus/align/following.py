@@ -26,8 +26,14 @@ class Following:
     method: str  # "date" (stated), "numbering" (inferred), "text" (a catalogue's msgids)
     found: int = 0  # the document's numbers that edition has
     total: int = 0  # the document's numbers
+    stated: str | None = None  # the document's own date, when it is what decided
 
     def evidence(self) -> str:
+        if self.method == "date" and self.stated and self.stated < self.edition:
+            return (
+                f"dated {self.stated}, before every loaded English edition: follows the oldest, "
+                f"{self.edition}"
+            )
         if self.method == "date":
             return f"follows English {self.edition} by its stated date"
         if self.method == "text":
@@ -116,7 +122,7 @@ def followings(
         if stated:
             followed = in_effect(editions, stated)
             assert followed is not None
-            out[source] = Following(followed, "date")
+            out[source] = Following(followed, "date", stated=stated)
         elif inferred := by_numbering(rule_numbers(group), english):
             out[source] = inferred
     return out

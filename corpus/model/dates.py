@@ -60,6 +60,22 @@ def parse_date(text: str) -> date | None:
     return min(candidates)[1] if candidates else None
 
 
+def impossible_date(lines: list[str], limit: int = 40) -> tuple[str, int] | None:
+    """A date in a document's opening lines that names a month but no such day ("31 Febbraio
+    2025"): its text and 1-based line, to say why the edition is unknown; else None."""
+    for number, line in enumerate(lines[:limit], start=1):
+        for pattern in (_DAY_FIRST, _MONTH_FIRST):
+            for match in re.finditer(pattern, line):
+                month = month_number(fold(match["month"]))
+                if month is None:
+                    continue
+                try:
+                    date(int(match["year"]), month, int(match["day"]))
+                except ValueError:
+                    return match[0], number
+    return None
+
+
 def find_edition(lines: list[str], limit: int = 40) -> tuple[str | None, int | None]:
     """The edition date in a document's opening lines: ISO date and the 1-based line, or None."""
     for number, line in enumerate(lines[:limit], start=1):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from corpus.model.dates import find_edition
+from corpus.model.dates import find_edition, impossible_date
 from corpus.model.languages import LANGUAGES, names
 from corpus.model.records import Document, Dropped
 from corpus.model.text import UnreadableError, decode_report, normalize, split_lines
@@ -83,7 +83,13 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
             f"{source}: {len(parsed.records):,} records, more than a rules document (the whole "
             f"CR has about 4,300); give the rules alone, under {MAX_RECORDS:,} records"
         )
+    undated = impossible_date(lines) if not edition and not po else None
     warnings = [
+        *(
+            [f"line {undated[1]}: {undated[0]!r} is no date (no such day): edition unknown"]
+            if undated
+            else []
+        ),
         *(n for n in notes if n.startswith("mojibake")),
         *parsed.warnings,
         *numbering_warnings(parsed.records),
