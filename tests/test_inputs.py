@@ -169,6 +169,56 @@ def test_page_with_several_rule_headings():
     ]
 
 
+def test_a_rule_heading_followed_by_numbered_subrules_is_the_rule_and_its_subrules():
+    """ "Regola 702.19 · Travolgere", then "702.19a Travolgere è…" and "702.19b …": the rule is
+    its title (as the CR's "702.19. Trample") and 702.19a is a subrule, not the rule's own text
+    with "702.19a" left in it; nothing lost."""
+    page = (
+        "<html><head><title>Regola 702.19 · Travolgere — MTG Regole</title></head><body>"
+        "<nav>Home · Regole · Contatti</nav><h1>Regola 702.19 · Travolgere</h1>"
+        "<p>702.19a Travolgere è un'abilità statica che modifica le regole per l'assegnazione "
+        "del danno da combattimento di una creatura attaccante.</p>"
+        "<p>702.19b Il controllore di una creatura attaccante con travolgere assegna prima il "
+        "danno alle creature che la bloccano.</p>"
+        "<p>Esempio: Una creatura 6/6 verde con travolgere è bloccata da una creatura 2/2.</p>"
+        "</body></html>"
+    )
+    doc = ingest_bytes(page.encode("utf-8"), "pagina.html")
+    assert doc.layout == "rules-web-page"
+    assert [(r.kind, r.number or r.parent, r.text[:24]) for r in doc.records] == [
+        ("rule", "702.19", "Travolgere"),
+        ("rule", "702.19a", "Travolgere è un'abilità "),
+        ("rule", "702.19b", "Il controllore di una cr"),
+        ("example", "702.19b", "Esempio: Una creatura 6/"),
+    ]
+    assert not doc.warnings
+
+
+@pytest.mark.shared_data
+def test_a_small_page_of_current_numbers_is_aligned_by_them(
+    shared_data: Path, home: Path, tmp_path: Path
+) -> None:
+    """A French page of 702.19a and 702.19b beside English 2026-08-07: too few rules to prove an
+    old numbering, so its printed numbers stand (content alignment put 702.19b beside 702.19g,
+    "0.38 uncertain")."""
+    import json
+
+    page = (
+        "<html><body><h1>Règle 702.19 · Piétinement</h1>"
+        "<p><b>702.19a</b> Le piétinement est une capacité statique qui modifie les règles "
+        "d'attribution des blessures de combat d'une créature attaquante.</p>"
+        "<p><b>702.19b</b> Le contrôleur d'une créature attaquante avec le piétinement "
+        "attribue d'abord les blessures aux créatures qui la bloquent.</p></body></html>"
+    )
+    (tmp_path / "regle.html").write_text(page, encoding="utf-8")
+    english = shared_data / "cr" / "en" / "MagicCompRules-20260807.txt"
+    added = CliRunner().invoke(cli, ["add", str(english), str(tmp_path / "regle.html")])
+    assert added.exit_code == 0
+    result = CliRunner().invoke(cli, ["show", "702.19b", "--json"])
+    french = [r for r in json.loads(result.stdout)["results"][0]["records"] if r["lang"] == "fr"]
+    assert [(r["number"], r["align"]["method"]) for r in french] == [("702.19b", "number")]
+
+
 def test_forum_quote_and_reply_chrome_is_dropped():
     """'Citation de …:', 'Re: …' and 'Répondre' lines inside a thread are not rule text."""
     text = (

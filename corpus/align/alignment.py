@@ -27,6 +27,10 @@ from corpus.paths import DATA, OVERRIDES
 MIN_SIMILARITY = 0.3  # below this two rules are not counterparts
 MODERN_SHARE = 0.85
 MODERN_SIMILARITY = 0.5  # what a rule and its same-number counterpart share in a modern copy
+# Below this many numbered rules, a document is too small to prove an old numbering by its
+# texts (a saved page of 702.19a and 702.19b): numbers every reference edition prints are
+# taken as printed (content alignment had put the French 702.19b beside 702.19g).
+FEW_RULES = 5
 SAME_NUMBER_BONUS = 0.15
 MOVE_MARGIN = 0.15  # how much better a place out of order must fit for a rule to move there
 MOVE_EVIDENCE = 3  # concepts an unmatched rule must share with a sibling to take its place
@@ -293,7 +297,8 @@ def _align(
         if rule.number in by_number and depth(rule.number or "") > 0
     ]
     modern = same and sum(s >= MODERN_SIMILARITY for s in same) >= MODERN_SHARE * len(same)
-    if modern:
+    printed = all(rule.number in by_number for rule in rules)
+    if modern or (printed and len(rules) < FEW_RULES):
         return {}
     keys: dict[tuple[str, str], tuple[str, Align]] = {}
     mine: dict[str, list[Record]] = defaultdict(list)

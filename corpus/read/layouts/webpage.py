@@ -56,8 +56,14 @@ def parse(ctx: Context) -> Parsed:
     subrule_count = 0
     owner: Draft | None = None  # the rule or subrule an example attaches to
     ended_at: str | None = None
+    heading_at: tuple[int, str] | None = None  # a rule's heading whose text is yet to come
     for line_number, text in non_blank(ctx.lines):
         heading = HEADING.match(text)
+        if heading_at and not (
+            rule is not None and not rule.parts and _below(NUMBERED_LINE.match(text), base)
+        ):
+            builder.drop(*heading_at, "heading: rule number and title")
+            heading_at = None
         if heading:  # a page may hold several rules, each under its own heading
             ended_at, in_subrules, subrule_count = None, False, 0
         if ended_at is not None:
@@ -68,8 +74,10 @@ def parse(ctx: Context) -> Parsed:
             base = heading["number"]
             title = heading["title"]
             inline = bool(title) and (len(title.split()) > 8 or title.rstrip().endswith("."))
-            if not inline:  # "Regla 205.1 · Línea de tipo": the text follows
-                builder.drop(line_number, text, "heading: rule number and title")
+            # "Regla 205.1 · Línea de tipo": the text follows (the heading is set aside
+            # once it does; a subrule first makes the title the rule's text, as the CR's
+            # "702.19. Trample" is).
+            heading_at = None if inline else (line_number, text)
             rule = builder.start(
                 Draft.rule(base, line_number, title)
                 if inline
@@ -87,6 +95,14 @@ def parse(ctx: Context) -> Parsed:
         elif is_heading_like(text) and (rule.parts or in_subrules):
             ended_at = text
             builder.drop(line_number, text, "boilerplate: site section heading")
+        elif not rule.parts and heading_at and _below(NUMBERED_LINE.match(text), base):
+            # "Regola 702.19 · Travolgere" then "702.19a Travolgere è…": the rule is its title.
+            rule.first = rule.last = heading_at[0]
+            rule.parts.append(rule.title or heading_at[1])
+            heading_at = None
+            printed = NUMBERED_LINE.match(text)
+            assert printed is not None
+            owner = builder.start(Draft.rule(printed_number(printed), line_number, printed["text"]))
         elif not rule.parts:
             rule.first = rule.last = line_number
             rule.parts.append(text)
@@ -99,6 +115,16 @@ def parse(ctx: Context) -> Parsed:
             owner = builder.start(Draft.rule(number, line_number, text, inferred=True))
         else:
             builder.extend(rule, line_number, text)
+    if heading_at:
+        builder.drop(*heading_at, "heading: rule number and title")
     if rule is not None and not rule.parts:
         builder.warn(f"rule {base} has a heading but no text")
     return builder.finish()
+
+
+def _below(printed: re.Match[str] | None, base: str | None) -> bool:
+    """Whether a numbered line is a subrule of the page's rule (702.19a under 702.19)."""
+    if printed is None or base is None or not printed["text"]:
+        return False
+    number = printed_number(printed)
+    return number != base and number.startswith(base)
