@@ -5,7 +5,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="$ROOT/.venv"
 extras="${1:-}"
 stamp="$VENV/.installed-${extras:-base}"
-want="$(cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}" | sha256sum | cut -d' ' -f1)"
+# The checkout's path is part of what was installed: a .venv copied from another checkout
+# runs that checkout's code (its editable install points there) until installed again here.
+want="$( (cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}"; echo "$ROOT") | sha256sum | cut -d' ' -f1)"
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "mtgrules: setting up $VENV (first run only)..." >&2
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"

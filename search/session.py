@@ -98,6 +98,20 @@ def _rebuild_if_damaged(state_home: Path, error: Exception) -> None:
     raise click.ClickException("the damaged index was rebuilt; run the command again")
 
 
+def _what_changed(state_home: Path) -> str:
+    """Why an index is built before answering: first use, this program changed (its code or
+    data: a new version, or another checkout's), or the documents did."""
+    from indexer.freshness import code_stamp
+    from indexer.store import read_current
+
+    current = read_current(state_home) if live_build(state_home) is not None else None
+    if current is None:
+        return "indexing the library before answering (first use)"
+    if current.get("code") != code_stamp():
+        return "this program changed since the library was indexed; re-indexing before answering"
+    return "the library changed; re-indexing before answering"
+
+
 def ensure_fresh(state_home: Path) -> None:
     """Index the sources if they changed. A failed refresh leaves the previous index answering
     with a warning; with no index at all it is an error that says what to do."""
@@ -112,13 +126,7 @@ def ensure_fresh(state_home: Path) -> None:
             )
             build_with_progress(state_home, force=True)
         elif not is_fresh(state_home):
-            had_index = live_build(state_home) is not None
-            click.echo(
-                "mtgrules: the library changed; re-indexing before answering"
-                if had_index
-                else "mtgrules: indexing the library before answering (first use)",
-                err=True,
-            )
+            click.echo(f"mtgrules: {_what_changed(state_home)}", err=True)
             build_with_progress(state_home, force=False)
     except IndexError_ as error:
         if live_build(state_home) is None:

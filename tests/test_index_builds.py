@@ -53,6 +53,28 @@ def test_new_document_refreshes_the_index(home: Path, tmp_path: Path):
     assert is_fresh(home)
 
 
+def test_a_rebuild_says_whether_the_program_or_the_documents_changed(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """Another program's index (a new version, or a .venv copied from another checkout) is
+    rebuilt saying the program changed; an added document, that the library did."""
+    from indexer import freshness
+
+    build(home)
+    with monkeypatch.context() as patch:
+        patch.setattr(freshness, "code_stamp", lambda: "another program")
+        result = CliRunner().invoke(cli, ["show", "205.4d"])
+    assert result.stderr.startswith(
+        "mtgrules: this program changed since the library was indexed; re-indexing"
+    )
+    build(home)
+    page = home / "documents" / "regola.txt"  # put there by hand: no `add` to index it
+    page.parent.mkdir(exist_ok=True)
+    page.write_text("Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto e creatura.\n")
+    result = CliRunner().invoke(cli, ["show", "205.4d"])
+    assert result.stderr.startswith("mtgrules: the library changed; re-indexing")
+
+
 def _build(home: str) -> None:
     import os
 
