@@ -158,6 +158,9 @@ def to_tmx(units_: Sequence[Unit]) -> str:
                 ET.SubElement(tuv, "prop", type="x-align-method").text = record.align.method
                 confidence = f"{record.align.confidence:.2f}"
                 ET.SubElement(tuv, "prop", type="x-align-confidence").text = confidence
+                if "fuzzy" in record.flags:  # a catalogue's: not this unit's English
+                    fuzzy = "a fuzzy catalogue entry, translated from older English"
+                    ET.SubElement(tuv, "prop", type="x-fuzzy").text = fuzzy
                 if "misnumbered" in record.flags:  # corpus/align/misnumbered.py
                     misprint = f"{record.number} is printed twice; this one read as {unit.key}"
                     ET.SubElement(tuv, "prop", type="x-misprint").text = misprint

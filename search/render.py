@@ -67,7 +67,12 @@ def label(record: StoredRecord) -> str:
             else ""
         )
     )
-    return f"{number} · {record.kind} · {edition} · {record.shown_source}{aligned}"
+    # A catalogue's fuzzy entry: translated from older English than the edition it follows.
+    fuzzy = f" · {FUZZY_NOTE}" if "fuzzy" in record.flags else ""
+    return f"{number} · {record.kind} · {edition} · {record.shown_source}{aligned}{fuzzy}"
+
+
+FUZZY_NOTE = "fuzzy: translated from older English (its previous msgid)"
 
 
 def _terminal_safe(record: StoredRecord) -> StoredRecord:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -318,6 +319,15 @@ def test_po_round_trip_brings_a_changed_translation_back(
     assert "100.1a" not in stale
     code, out = run(home, "stale", "--lang", "pt")
     assert "(changed; English of its previous msgid → 2026-08-07; " in out
+    # show and TMX say a fuzzy entry is no translation of the English beside it.
+    code, shown = run(home, "show", "100.2a", "--lang", "pt")
+    assert "revisado.po · fuzzy: translated from older English (its previous msgid)" in shown
+    code, out = run(home, "export", "--format", "tmx", "--lang", "en,pt")
+    unit = next(
+        tu for tu in ET.fromstring(out.encode("utf-8")).iter("tu") if tu.get("tuid") == "100.2a"
+    )
+    props = {p.get("type"): p.text for p in unit.iter("prop")}
+    assert props["x-fuzzy"] == "a fuzzy catalogue entry, translated from older English"
     # On the rule page: no link to a diff "from its previous msgid" (no edition: a 400).
     from starlette.testclient import TestClient
 
