@@ -69,7 +69,11 @@ def label(record: StoredRecord) -> str:
     )
     # A catalogue's fuzzy entry: translated from older English than the edition it follows.
     fuzzy = f" · {FUZZY_NOTE}" if "fuzzy" in record.flags else ""
-    return f"{number} · {record.kind} · {edition} · {record.shown_source}{aligned}{fuzzy}"
+    source = record.shown_source
+    others = [s for s in record.sources if s != source] if record.lang != "en" else []
+    if others:  # the same translated text in other documents of its language
+        source += f" (also in {others[0]})" if len(others) == 1 else f" (and {len(others)} more)"
+    return f"{number} · {record.kind} · {edition} · {source}{aligned}{fuzzy}"
 
 
 FUZZY_NOTE = "fuzzy: translated from older English (its previous msgid)"

@@ -127,7 +127,12 @@ class StoredRecord(Record):
 
     @property
     def shown_source(self) -> str:
-        """The document a record is shown from: the newest that carries its text."""
+        """The document a record is shown from: for English, the newest edition that carries
+        its text; for a translation, the document whose date and followed edition are shown
+        beside it (several translations of one language with the same text are one version:
+        `sources` lists them all)."""
+        if self.lang != "en":
+            return self.source
         return (self.sources or (self.source,))[-1]
 
     def shown_json(self) -> dict[str, Any]:
@@ -153,6 +158,9 @@ class StoredRecord(Record):
             out["title"] = self.title
         if self.penalty:
             out["penalty"] = self.penalty
+        if self.lang != "en" and len(self.sources) > 1:
+            # Every translation that carries this text (English's are its span's editions).
+            out["sources"] = list(self.sources)
         if len(self.editions) > 1:
             out["editions"] = list(self.editions)
         if self.editions:
