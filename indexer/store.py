@@ -107,17 +107,19 @@ def live_build(home: Path) -> Current | None:
 
 
 def read_current(home: Path) -> dict[str, Any] | None:
-    """CURRENT as its JSON (for tools and tests; the build reads `live_build`)."""
-    try:
-        data = json.loads((paths.index_root(home) / "CURRENT").read_text("utf-8"))
-    except (OSError, ValueError):
-        return None
-    if (
-        not isinstance(data, dict)
-        or not (paths.index_root(home) / str(data.get("dir", ""))).is_dir()
-    ):
-        return None
-    return data
+    """CURRENT as its JSON (for tools and tests; the build reads `live_build`). Read again
+    when the folder it names is gone: a build swapped itself in and removed the one read
+    (between the two, the library has an index: "no index yet" was said during a rebuild)."""
+    for _ in range(3):
+        try:
+            data = json.loads((paths.index_root(home) / "CURRENT").read_text("utf-8"))
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict):
+            return None
+        if (paths.index_root(home) / str(data.get("dir", ""))).is_dir():
+            return data
+    return None
 
 
 def write_current(home: Path, current: Current) -> None:
