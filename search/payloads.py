@@ -198,6 +198,9 @@ def show(
     }
     if asked is not None and asked.note:
         payload["note"] = asked.note
+    if all(doc_of_key(r.key) == "cr" for r in results):
+        # The CR's rules shown: which judge documents had no edition then is no concern here.
+        filters = dataclasses.replace(filters, docs=("cr",))
     if filters.edition_note:
         payload["edition_note"] = filters.edition_note
     return payload, results
@@ -237,7 +240,7 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
                 f" {named(sorted(written, key=SHOWN_ORDER.index))}; show it without --lang"
                 f" or with --lang {min(written, key=SHOWN_ORDER.index)}"
             )
-    return f"no rule {rule} in the library; try `mtgrules search {rule}`"
+    return f"no rule {rule} in the library (`mtgrules sources` lists what it holds)"
 
 
 def _numbered(
@@ -267,6 +270,12 @@ def _show_part(
         # --edition DATE: the document's own edition in effect then (its dates are not the CR's)
         filters = engine.with_edition(filters)
     except QueryError as error:
+        # A date before every CR edition loaded may be before the document's too: that said.
+        dates = engine.judge_editions.get(doc_of_key(part), [])
+        asked_date = typed_edition(filters.edition or "")
+        if dates and asked_date and asked_date < dates[0]:
+            early = dataclasses.replace(filters, asked_edition=asked_date)
+            raise Problem(_not_yet_in_effect(engine, doc_of_key(part), part, early), 404) from None
         raise Problem.of(error) from None
     results = engine.lookup_part(part, filters)
     if (
@@ -591,10 +600,14 @@ def diff(
         if part and not changes and not gone and len(langs or ("en",)) == 1:
             printed = (r for e in (old, new) for r in editions[e] if _under(part, r))
             if next(printed, None) is None:  # "0 changes" would say 999.9z stayed the same
+                elsewhere = any(_under(part, r) for rs in editions.values() for r in rs)
+                hint = (
+                    f"which editions print it: `mtgrules history {part}`"
+                    if elsewhere
+                    else f"no loaded {language_name(lang)} edition prints it"
+                )
                 raise Problem(
-                    f"no rule {part} in {language_name(lang)} {old} or {new}; which editions"
-                    f" print it: `mtgrules history {part}`",
-                    404,
+                    f"no rule {part} in {language_name(lang)} {old} or {new}; {hint}", 404
                 )
         payloads.append(
             {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
@@ -780,7 +793,10 @@ def history(
     )
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
-        raise Problem(f"no rule {rule} in {where}; see `mtgrules show {rule}`", 404)
+        # A translation may print it (an own key): then show finds it; else nothing does.
+        translated = any(r.lang != "en" and r.number == number for r in records)
+        hint = f"; see `mtgrules show {rule}`" if translated else ""
+        raise Problem(f"no rule {rule} in {where}{hint}", 404)
     # A rule's history covers every rule below it (702.19 with 702.19a–g; 704 with 704.5j),
     # in the edition asked.
     shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))

@@ -94,3 +94,8 @@ def degrade_unencodable() -> None:
         encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
         if encoding not in ("utf-8", "utf8", "utf-16", "utf-32") and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="mtgrules-degrade")
+
+
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """ "1 line", "2 lines", "1,200 lines": a count with its noun in agreement."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"

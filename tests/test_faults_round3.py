@@ -479,6 +479,23 @@ def test_a_busy_port_is_one_line_before_serving(home: Path):
     )
 
 
+def test_a_host_of_no_address_here_names_the_host(home: Path):
+    """serve --host of a name that resolves to nothing: the fix is another --host, not another
+    --port (it said "give another --port, or stop what holds it")."""
+    done = mtgrules(
+        "serve",
+        "--host",
+        "nosuchhost.invalid",
+        env={**os.environ, "MTGRULES_HOME": str(home)},
+    )
+    assert done.returncode == 1 and done.stdout == b""
+    said = done.stderr.decode()
+    assert said.startswith("error: cannot listen on nosuchhost.invalid:")
+    assert said.endswith(
+        "; give a --host of this machine (127.0.0.1, or 0.0.0.0 for every address)\n"
+    )
+
+
 def test_leftovers_dated_in_the_future_are_removed(tmp_path: Path):
     """A `.part-` file dated a day ahead (a clock set back) is a leftover like an old one."""
     future = tmp_path / f"{library.TEMPORARY}abc"

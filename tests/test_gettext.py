@@ -4,6 +4,7 @@ Portuguese, the fifth language of the table."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
@@ -113,6 +114,20 @@ def test_an_unterminated_string_is_refused_by_its_line():
         "(msgfmt --check shows every fault); fix it and add it again"
     )
     assert ingest_bytes(small(), "whole.po").records  # escapes and quotes inside are fine
+
+
+def test_a_catalogue_with_nothing_translated_is_refused_as_such():
+    """Every msgstr empty (a catalogue not started): refused as a catalogue with no translated
+    entry, not "no rules found in it", which sent the translator looking for rules."""
+    from corpus.read.ingest import IngestError
+
+    empty = re.sub(r'(?m)^msgstr ".+"$', 'msgstr ""', small().decode("utf-8"))
+    with pytest.raises(IngestError) as refused:
+        ingest_bytes(empty.encode("utf-8"), "vuoto.po")
+    assert str(refused.value) == (
+        "vuoto.po: a catalogue with no translated entry (every msgstr is empty); translate some "
+        "and add it again"
+    )
 
 
 def test_portuguese_is_one_row_of_the_table():
@@ -357,6 +372,22 @@ def test_one_text_in_two_catalogues_is_shown_from_the_document_it_follows_with(
     assert records and all(follows[r["source"]] == r["follows"] for r in records)
     shared = [r for r in records if len(r.get("sources", [])) > 1]
     assert shared and set(shared[0]["sources"]) == set(follows)
+
+
+@pytest.mark.shared_data
+def test_a_moved_rule_whose_citations_changed_says_so_on_its_page(po_home: Path):
+    """Portuguese 201.3b is 2026-08-07's 201.4b, its text changed only in the rule it cites
+    (708 → 709): the rule page says so, with the diff (it said "its text unchanged")."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    assert run(po_home, "index")[0] == 0
+    with TestClient(create_app(po_home)) as client:
+        page = client.get("/rule/201.4b").text
+    assert "this rule <strong>moved to" in page
+    assert '; only the rule numbers it cites changed: <span class="diff">' in page
+    assert "its text unchanged" not in page
 
 
 @pytest.mark.shared_data

@@ -492,8 +492,14 @@ def test_a_diff_of_a_rule_no_edition_prints_is_an_error_not_no_change(library: P
     missing = CliRunner().invoke(cli, [*args, "999.9z"])
     assert missing.exit_code == 1
     assert missing.stderr == (
-        "error: no rule 999.9z in English 2025-11-14 or 2026-08-07; which editions print it:"
-        " `mtgrules history 999.9z`\n"
+        "error: no rule 999.9z in English 2025-11-14 or 2026-08-07; no loaded English edition"
+        " prints it\n"
     )
+    # A rule older editions print: the hint is history, which names them (not a loop of
+    # hints: diff -> history -> show -> search -> nothing).
+    older = CliRunner().invoke(cli, [*args, "603.2i"])  # 2024-11-08 only
+    assert older.stderr.endswith("; which editions print it: `mtgrules history 603.2i`\n")
+    history = CliRunner().invoke(cli, ["history", "999.9z"])
+    assert history.stderr == "error: no rule 999.9z in any loaded English edition\n"
     same = CliRunner().invoke(cli, [*args, "704.5j"], catch_exceptions=False)
     assert (same.exit_code, same.stdout) == (0, "en 2025-11-14 → 2026-08-07: 0 changes\n")

@@ -932,6 +932,20 @@ def test_an_infraction_meant_by_other_words_is_its_section(
     assert "IPG 3.8" not in [r["key"] for r in payload["results"][:5]]
 
 
+def test_a_part_as_of_a_date_before_every_edition_names_its_documents_first(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "MTR 3.7" --edition 2020-01-01`, before the CR's edition too: the MTR's oldest
+    edition is named (it listed the CR's editions), as for a date after the CR's."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
+    result = CliRunner().invoke(cli, ["show", "MTR 3.7", "--edition", "2020-01-01"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: no MTR in the library was in effect on 2020-01-01: its oldest edition here is "
+        "2025-11-10 (`mtgrules show 'MTR 3.7' --edition 2025-11-10`)\n"
+    )
+
+
 @pytest.fixture(scope="module")
 def judges_and_spanish(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """The newest MTR and IPG, the JAR, English 2026-08-07 and the Spanish CR (words only)."""

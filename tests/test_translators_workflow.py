@@ -131,6 +131,18 @@ def test_a_search_page_showing_some_languages_says_nothing_of_the_others(full: P
     assert 'href="/rule/702.19"' in page and "no English text" not in page
 
 
+def test_a_search_page_of_a_date_between_editions_says_which_it_read(full: Path):
+    """/?q=trample&edition=2025-12-01: the page says the date was read as the edition in effect
+    then, as the API's edition_note and the command line's note do (it said nothing)."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    with TestClient(create_app(full)) as client:
+        page = client.get("/?q=trample&edition=2025-12-01").text
+    assert "2025-12-01 is no edition here: the rules in effect then, English 2025-11-14." in page
+
+
 def test_the_web_history_of_a_gone_rule_or_a_translations_own_key(full: Path):
     """/history/ and /api/history/ of a gone rule's key (its last number, its last edition)
     and of a translation's own key answer as the command line does, not 404."""

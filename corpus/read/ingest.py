@@ -70,6 +70,11 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
         )
     ctx = Context(source=source, lang=lang, edition=edition, lines=lines, edition_line=edition_line)
     parsed = detection.layout.parse(ctx)
+    if not parsed.records and po:
+        raise IngestError(
+            f"{source}: a catalogue with no translated entry (every msgstr is empty); "
+            "translate some and add it again"
+        )
     if not parsed.records:
         raise IngestError(f"{source}: no rules found in it (layout {detection.layout.name})")
     if lang == "en" and edition and official_cr.cut_short(lines, parsed.records):

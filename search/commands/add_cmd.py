@@ -10,7 +10,7 @@ from corpus import paths
 from corpus.library import Holdings, add_document, holdings, known_hashes
 from indexer.store import live_build
 from search.commands.options import json_option
-from search.safe_text import echo, echo_json, one_line
+from search.safe_text import counted, echo, echo_json, one_line
 
 
 @click.command("add")
@@ -87,7 +87,7 @@ def keep(
         echo(
             f"{shown}: added as {one_line(added.path.name)} (lang={document.lang}, "
             f"edition={document.edition or 'unknown'}, format={document.layout}; {counts}; "
-            f"{len(document.dropped):,} lines dropped)"
+            f"{counted(len(document.dropped), 'line')} dropped)"
         )
         for warning in document.warnings:
             echo(f"  warning: {warning}")

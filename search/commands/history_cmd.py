@@ -11,7 +11,7 @@ from corpus.model.documents import is_judge_key
 from search import payloads
 from search.commands.options import EDITION, json_option, problems_as_errors
 from search.render import colour_diff
-from search.safe_text import echo, echo_json
+from search.safe_text import counted, echo, echo_json
 from search.session import library_records
 
 
@@ -64,8 +64,8 @@ def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bo
         summary = f"{named}: appeared in {events[0]['edition']}, unchanged since"
     if subrules:
         # A judge document's chapter has sections (the JAR's Common Issues, issues): its parts.
-        parts = "parts" if is_judge_key(payload["rule"]) else "subrules"
-        summary += f"; its {len(subrules)} {parts}: {below} change{'' if below == 1 else 's'}"
+        parts = "part" if is_judge_key(payload["rule"]) else "subrule"
+        summary += f"; its {counted(len(subrules), parts)}: {counted(below, 'change')}"
     always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
     since = f"in every loaded edition since {oldest}" if always else f"loaded editions {oldest} on"
     echo(f"{summary} ({since})")

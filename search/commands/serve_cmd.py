@@ -40,8 +40,7 @@ def command(host: str, port: int, workers: int, open_browser: bool) -> None:
         sock = serving.bind(host, port)
     except serving.PortInUse as error:
         raise click.ClickException(
-            f"cannot listen on {host}:{port} ({error.strerror}); give another --port, or stop "
-            "what holds it"
+            f"cannot listen on {host}:{port} ({error.strerror}); {_bind_fix(error.errno)}"
         ) from error
     try:
         ensure_fresh(home())  # index now, once, so that no request waits for it
@@ -60,3 +59,15 @@ def command(host: str, port: int, workers: int, open_browser: bool) -> None:
         serving.run(app, sock, host, workers)
     finally:
         sock.close()
+
+
+def _bind_fix(number: int | None) -> str:
+    """What to change when an address cannot be had: the port when it is taken or reserved,
+    the host when it is no address of this machine (or no name at all)."""
+    import errno
+
+    if number == errno.EADDRINUSE:
+        return "give another --port, or stop what holds it"
+    if number == errno.EACCES:
+        return "give a --port above 1023"
+    return "give a --host of this machine (127.0.0.1, or 0.0.0.0 for every address)"

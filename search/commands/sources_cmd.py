@@ -10,7 +10,7 @@ from corpus.model.documents import DOCUMENTS
 from corpus.paths import home
 from search import payloads
 from search.commands.options import json_option
-from search.safe_text import echo, echo_json
+from search.safe_text import counted, echo, echo_json
 
 
 @click.command("sources")
@@ -41,7 +41,7 @@ def command(as_json: bool, dropped: bool | None) -> None:
         echo(f"  layout: {summary['format_reason']}")
         reasons = Counter(line["reason"] for line in summary["dropped"])
         by_reason = ", ".join(f"{n:,} {reason}" for reason, n in reasons.most_common())
-        lines = f"  dropped: {len(summary['dropped']):,} lines"
+        lines = f"  dropped: {counted(len(summary['dropped']), 'line')}"
         echo(lines + (f" ({by_reason})" if reasons else ""))
         if summary["lag"]:
             behind = summary["lag"]

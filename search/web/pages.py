@@ -172,6 +172,7 @@ async def home_page(request: Request) -> Response:
         known=known,
         suggestions=payload.get("suggestions", []),
         note=payload.get("note"),
+        edition_note=payload.get("edition_note"),  # a date read as the edition in effect then
         partial="missing" in payload,
         by_meaning=payload.get("by_meaning", False),
         missing=payload.get("missing", []),
