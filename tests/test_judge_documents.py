@@ -451,6 +451,18 @@ def test_infraction_names_in_other_languages(
     assert "IPG 2.1" in output
 
 
+def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Portuguese, the fifth language of the table, has the infractions' names too: `term
+    atraso` is tardiness (IPG 3.1), and `assistência externa` finds IPG 3.2 first (a
+    Brazilian judge's "penalidade por atraso" found 104.3k, nothing of the IPG's)."""
+    output = run(judge_home, monkeypatch, "term", "atraso")
+    assert output.startswith("tardiness\n") and "  pt  atraso  — curated: translated name" in output
+    payload = json.loads(run(judge_home, monkeypatch, "search", "assistência externa", "--json"))
+    assert payload["results"][0]["key"] == "IPG 3.2"
+    payload = json.loads(run(judge_home, monkeypatch, "search", "penalidade por atraso", "--json"))
+    assert "IPG 3.1" in [r["key"] for r in payload["results"][:3]]
+
+
 def test_a_player_who_comes_late_is_tardiness_in_every_language(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
