@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date
 from functools import cache
 
@@ -44,19 +44,23 @@ def month_number(word: str) -> int | None:
     return None
 
 
-def parse_date(text: str) -> date | None:
-    """The first date in the text, in any of the four languages, or None."""
-    candidates = []
+def _written_dates(text: str) -> Iterator[tuple[re.Match[str], date | None]]:
+    """Each day, month name and year written in the text, with its date (None: no such day,
+    "31 Febbraio 2025")."""
     for pattern in (_DAY_FIRST, _MONTH_FIRST):
         for match in re.finditer(pattern, text):
             month = month_number(fold(match["month"]))
             if month is None:
                 continue
             try:
-                found = date(int(match["year"]), month, int(match["day"]))
+                yield match, date(int(match["year"]), month, int(match["day"]))
             except ValueError:
-                continue
-            candidates.append((match.start(), found))
+                yield match, None
+
+
+def parse_date(text: str) -> date | None:
+    """The first date in the text, in any of the four languages, or None."""
+    candidates = [(m.start(), found) for m, found in _written_dates(text) if found is not None]
     return min(candidates)[1] if candidates else None
 
 
@@ -64,15 +68,9 @@ def impossible_date(lines: list[str], limit: int = 40) -> tuple[str, int] | None
     """A date in a document's opening lines that names a month but no such day ("31 Febbraio
     2025"): its text and 1-based line, to say why the edition is unknown; else None."""
     for number, line in enumerate(lines[:limit], start=1):
-        for pattern in (_DAY_FIRST, _MONTH_FIRST):
-            for match in re.finditer(pattern, line):
-                month = month_number(fold(match["month"]))
-                if month is None:
-                    continue
-                try:
-                    date(int(match["year"]), month, int(match["day"]))
-                except ValueError:
-                    return match[0], number
+        for match, found in _written_dates(line):
+            if found is None:
+                return match[0], number
     return None
 
 
