@@ -53,7 +53,9 @@ def test_errors_are_json_with_their_status(client: TestClient):
     assert response.status_code == 400 and "unbalanced quote" in response.json()["error"]
     response = client.get("/api/show/999.9")
     assert response.status_code == 404
-    assert response.json() == {"error": "no rule 999.9 in the library; try `/api/search?q=999.9`"}
+    assert response.json() == {
+        "error": "no rule 999.9 in the library (`/api/sources` lists what it holds)"
+    }
     assert client.get("/api/search", params={"q": "x" * 501}).status_code == 400
     assert client.get("/api/search", params={"q": "tipo", "limit": "1000"}).status_code == 400
     assert client.get("/rule/999.9").status_code == 404

@@ -364,7 +364,7 @@ def test_the_apis_errors_name_parameters_and_requests(client: TestClient):
     (/api/search?q=…), not the command line's options and commands; bad values of against=,
     lang= (given empty), from= and numbering= are 400s as their options are."""
     shown = client.get("/api/show/999.9z").json()["error"]
-    assert shown == "no rule 999.9z in the library; try `/api/search?q=999.9z`"
+    assert shown == "no rule 999.9z in the library (`/api/sources` lists what it holds)"
     assert (
         client.get("/api/show/205.4d?lang=en")
         .json()["error"]
