@@ -424,7 +424,7 @@ def _keyed(engine: Engine, keys: list[str], filters: Filters) -> list[Result]:
     results = []
     for key in sorted(found, key=sort_key):
         result = Result(key, 1.0, order_records(found[key]))
-        select_english(result, engine.english_editions, filters.edition)
+        select_english(result, engine.english_editions, filters.edition_of(result.key))
         results.append(result)
     return results
 

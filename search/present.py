@@ -159,4 +159,4 @@ def arrange(results: list[Result], filters: Filters, english_editions: tuple[str
     """Each result's records in reading order, with the English versions a reader needs."""
     for result in results:
         result.records = order_records(result.records)
-        select_english(result, english_editions, filters.edition)
+        select_english(result, english_editions, filters.edition_of(result.key))

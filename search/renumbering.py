@@ -106,5 +106,5 @@ def gone(engine: Engine, key: str, filters: Filters) -> list[Result]:
     if not records:
         return []
     result = Result(key, 1.0, order_records(records))
-    select_english(result, engine.english_editions, filters.edition)
+    select_english(result, engine.english_editions, filters.edition_of(result.key))
     return [result]

@@ -414,6 +414,21 @@ def test_history_of_a_part_as_of_an_edition(
     assert out.splitlines()[0] == ("MTR 3.7: 2 changes (in every loaded edition since 2024-09-23)")
 
 
+def test_a_part_as_of_a_date_between_its_editions_is_whole(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "IPG 2.1" --edition 2024-01-01`: the IPG of 2023-11-13 was in effect, and its 2.1
+    is shown whole: its definition with its penalty, not only the examples and remedies that
+    are the same in 2024-09-23 (the CR's date decided which English to keep)."""
+    payload = json.loads(
+        run(judge_home, monkeypatch, "show", "IPG 2.1", "--edition", "2024-01-01", "--json")
+    )
+    records = payload["results"][0]["records"]
+    rules = [r for r in records if r["kind"] == "rule"]
+    assert [(r["edition"], r["penalty"]) for r in rules] == [("2023-11-13", "No Penalty")]
+    assert all("2023-11-13" in r.get("editions", [r["edition"]]) for r in records)
+
+
 def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
