@@ -215,7 +215,11 @@ class Engine:
         query = parse(self._without_keyword_parameter(text), self)
         # An infraction its words mean, though the term base has not them ("aiuto esterno"):
         # a tournament's question, that infraction first.
-        meant = set() if self._infractions_named(query) else self._infractions_meant(query)
+        meant = (
+            set()
+            if self._infractions_named(query)
+            else self._infractions_reordered(query) or self._infractions_meant(query)
+        )
         if meant:
             query = dataclasses.replace(query, tournament=True)
         if query.tournament and not filters.docs:
@@ -404,6 +408,20 @@ class Engine:
             named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3))}
         else:
             named = {" ".join(query.words)} if query.words else set()
+        return self._listed_infractions(named)
+
+    def _infractions_reordered(self, query: Query) -> set[str]:
+        """The infractions two words of a query name in the other order: a verb before its noun
+        ("oublié un déclenchement", "ha dimenticato un innesco", "a oublié sa capacité
+        déclenchée") is the name's noun and participle ("déclenchement oublié", "innesco
+        dimenticato", "capacité déclenchée oubliée")."""
+        if not query.plain:
+            return set()
+        moved = {" ".join([*rest, first]) for _, (first, *rest) in runs(query.words, (2, 3))}
+        return self._listed_infractions(moved)
+
+    def _listed_infractions(self, named: set[str]) -> set[str]:
+        """The judge documents' parts whose lists name a concept these texts name."""
         return {
             key
             for run in named

@@ -466,6 +466,19 @@ def test_infraction_names_in_other_languages(
     assert "IPG 2.1" in output
 
 
+def test_an_infraction_named_verb_first_is_its_section(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "oublié un déclenchement", "il giocatore ha dimenticato un innesco": the infraction's
+    name with its participle first ("déclenchement oublié", "innesco dimenticato"), and "un
+    déclenchement" a trigger (curated: the noun judges use): IPG 2.1 first (603's rules
+    before); "déclenchement" alone finds the trigger rules (it found nothing)."""
+    for asked in ("oublié un déclenchement", "il giocatore ha dimenticato un innesco"):
+        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
+        assert payload["results"][0]["key"] == "IPG 2.1", asked
+    assert run(judge_home, monkeypatch, "term", "déclenchement").startswith("trigger\n")
+
+
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Portuguese, the fifth language of the table, has the infractions' names too: `term
     atraso` is tardiness (IPG 3.1), and `assistência externa` finds IPG 3.2 first (a
