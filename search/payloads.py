@@ -868,6 +868,7 @@ def _part_history(
     return {
         "rule": part,
         "edition": edition,
+        "key": part,  # a judge document's part keeps its key through its editions
         "oldest_loaded": next(iter(editions)),
         "history": [asdict(e) for e in events],
         "subrules": subrules,

@@ -429,6 +429,21 @@ def test_a_part_as_of_a_date_between_its_editions_is_whole(
     assert all("2023-11-13" in r.get("editions", [r["edition"]]) for r in records)
 
 
+def test_a_parts_history_and_diff_need_no_quotes_and_any_case(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`history MTR 6` and `diff --doc MTR … MTR 6` as `show MTR 6` takes them (click said
+    "Got unexpected extra argument"; `--doc MTR` was refused); a part's history has its `key`
+    as a rule's has."""
+    out = run(judge_home, monkeypatch, "history", "MTR", "6")
+    assert out.startswith("MTR 6: 0 changes; its 7 parts: ")
+    payload = json.loads(run(judge_home, monkeypatch, "history", "MTR", "3.7", "--json"))
+    assert payload["key"] == "MTR 3.7"
+    span = ("--from", "2024-12-16", "--to", "2025-11-10")
+    out = run(judge_home, monkeypatch, "diff", "--doc", "MTR", *span, "MTR", "6")
+    assert out.startswith("MTR en 2024-12-16 → 2025-11-10: ")
+
+
 def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

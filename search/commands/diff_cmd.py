@@ -27,26 +27,28 @@ from search.session import library_records
 )
 @click.option(
     "--doc",
-    type=click.Choice(tuple(DOCUMENTS)),
+    type=click.Choice(tuple(DOCUMENTS), case_sensitive=False),
     default="cr",
     show_default=True,
     help="Which document's editions: cr, mtr, ipg or jar.",
 )
-@click.argument("rule", required=False)
+@click.argument("words", nargs=-1, metavar="[RULE]")
 @json_option
 def command(
     from_: str,
     to: str,
     langs: tuple[str, ...],
     ignore_typography: bool,
-    rule: str | None,
+    words: tuple[str, ...],
     as_json: bool,
     doc: str,
 ) -> None:
     """List the rules added, removed, changed (with a word diff), moved, and moved and changed
     between two editions of one language. RULE (205, 205.4, 205.4d) narrows the list to that
     part. A renumbered rule is paired first, and its subrules with the subrules of its new
-    number."""
+    number. A judge document's part needs no quotes (`diff --doc mtr … MTR 6`)."""
+    rule = " ".join(words) or None
+    doc = doc.lower()
     with problems_as_errors():
         payload = payloads.diff(
             library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography, doc

@@ -16,7 +16,7 @@ from search.session import library_records
 
 
 @click.command("history")
-@click.argument("rule")
+@click.argument("words", nargs=-1, required=True, metavar="RULE")
 @click.option(
     "--edition",
     type=EDITION,
@@ -30,10 +30,14 @@ from search.session import library_records
     help="Whether a change of quotes, apostrophes, dashes or spaces alone is no change.",
 )
 @json_option
-def command(rule: str, edition: str | None, ignore_typography: bool, as_json: bool) -> None:
+def command(
+    words: tuple[str, ...], edition: str | None, ignore_typography: bool, as_json: bool
+) -> None:
     """Show when a rule appeared, changed, moved (was renumbered) and disappeared. RULE is a
     number in the edition given (or the newest that has it), a gone rule's key
-    (gone:725.1@2025-11-14), or a translation's own key (205.2c@FILE)."""
+    (gone:725.1@2025-11-14), or a translation's own key (205.2c@FILE); a judge document's
+    part needs no quotes (history MTR 6)."""
+    rule = " ".join(words)
     own_key = "@" in rule and not gone_place(rule)  # a translation's: its records are needed
     with problems_as_errors():
         records = library_records(() if own_key else ("en",))

@@ -63,8 +63,8 @@ def _choices(
     def parse(
         ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
     ) -> tuple[str, ...]:
-        chosen = tuple(
-            dict.fromkeys(v.strip() for raw in value for v in raw.split(",") if v.strip())
+        chosen = tuple(  # any case, as show and the web take them ("--doc MTR")
+            dict.fromkeys(v.strip().lower() for raw in value for v in raw.split(",") if v.strip())
         )
         unknown = [v for v in chosen if v not in names]
         if unknown:
