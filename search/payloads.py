@@ -19,6 +19,7 @@ from corpus.model.documents import (
     doc_of_key,
     doc_of_layout,
     is_english_edition,
+    is_judge_key,
     whole_document,
     written_key,
 )
@@ -441,6 +442,9 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
     from corpus.model.text import fold
 
     keys = engine.versions.headed(fold(title.strip()))
+    # An infraction's name titles its IPG section after its category ("Tournament Error —
+    # Tardiness"): named alone, the section (`show Tardiness`, `show "Outside Assistance"`).
+    keys += [k for k in engine.versions.listing(fold(title.strip())) if is_judge_key(k)]
     if not keys:
         english = {t for lang, t in engine.translations(title.strip()) if lang == "en"}
         keys = [k for t in sorted(english) for k in engine.versions.headed(fold(t))]

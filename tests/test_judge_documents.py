@@ -429,6 +429,20 @@ def test_a_part_as_of_a_date_between_its_editions_is_whole(
     assert all("2023-11-13" in r.get("editions", [r["edition"]]) for r in records)
 
 
+def test_show_of_an_infractions_name_is_its_section(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show Tardiness`, `show "Outside Assistance"`: the IPG's infraction (its heading says
+    its category first, "Tournament Error — Tardiness"), beside the MTR's section of that
+    title; they were refused, or the MTR's section alone."""
+    keys = lambda name: [  # noqa: E731
+        r["key"]
+        for r in json.loads(run(judge_home, monkeypatch, "show", name, "--json"))["results"]
+    ]
+    assert keys("Tardiness") == ["IPG 3.1"]
+    assert keys("Outside Assistance") == ["MTR 5.6", "IPG 3.2"]
+
+
 def test_a_parts_history_and_diff_need_no_quotes_and_any_case(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
