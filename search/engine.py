@@ -283,6 +283,8 @@ class Engine:
             limit, scores, self.versions, filters, self.english_editions, gathered
         )
         alone = bool(dense) and bool(results) and not lexical.candidates  # "arollar"
+        if meant:  # the infraction its words mean answers it: no word is "found nowhere"
+            return SearchOutcome(results, lexical.matched, (), False, False)
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial, alone)
 
     def _without_keyword_parameter(self, text: str) -> str:

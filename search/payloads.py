@@ -48,8 +48,8 @@ def search(
         filters = engine.with_edition(filters)
         part = written_key(text)
         number = as_number(text)
-        if part:
-            outcome = SearchOutcome(engine.lookup_part(part, filters))
+        if part:  # a chapter is its sections: as many as --limit asks
+            outcome = SearchOutcome(engine.lookup_part(part, filters)[:limit])
         elif number:
             found, asked = _numbered(engine, number, filters)
             outcome = SearchOutcome(found)

@@ -429,6 +429,15 @@ def test_a_part_as_of_a_date_between_its_editions_is_whole(
     assert all("2023-11-13" in r.get("editions", [r["edition"]]) for r in records)
 
 
+def test_a_chapter_searched_for_gives_as_many_sections_as_asked(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`search "MTR 4" --limit 3`: three results, the chapter and its first sections (it printed
+    all ten)."""
+    payload = json.loads(run(judge_home, monkeypatch, "search", "MTR 4", "--limit", "3", "--json"))
+    assert [r["key"] for r in payload["results"]] == ["MTR 4", "MTR 4.1", "MTR 4.2"]
+
+
 def test_show_of_an_infractions_name_is_its_section(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -996,6 +1005,9 @@ def test_an_infraction_meant_by_other_words_is_its_section(
     for asked in ("aiuto esterno", "ayuda externa", "penalità per aiuto esterno"):
         payload = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
         assert payload["results"][0]["key"] == "IPG 3.2", asked
+    monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
+    said = CliRunner().invoke(cli, ["search", "aiuto esterno"]).stderr
+    assert "found nowhere" not in said  # the infraction's names found it, not its words
     asked = "si dos cartas van a mi cementerio a la vez, ¿en qué orden las pongo?"
     payload = json.loads(run(judges_and_rules, monkeypatch, "search", asked, "--json"))
     assert "IPG 3.8" not in [r["key"] for r in payload["results"][:5]]
