@@ -559,6 +559,12 @@ def diff(
 
     records = [r for r in records if doc_of_key(r.key) == doc]
     if doc != "cr":
+        if any(lang != "en" for lang in langs):  # "no MTR in the library" would be false
+            raise Problem(
+                f"the {doc.upper()} is in English only here: compare its editions without "
+                "--lang",
+                400,
+            )
         return _judge_diff(records, from_, to, rule, ignore_typography, doc)
     gone = _gone_key(rule) if rule else None
     # A gone rule's key (`gone:714.3a@2025-11-14`): that number in the older edition only.

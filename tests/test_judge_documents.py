@@ -467,6 +467,18 @@ def test_a_parts_history_and_diff_need_no_quotes_and_any_case(
     assert out.startswith("MTR en 2024-12-16 → 2025-11-10: ")
 
 
+def test_a_judge_diff_in_another_language_says_the_document_is_english_only(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff --doc mtr … --lang it` said "no MTR in the library" with three loaded: the MTR is
+    in English only here (exit 2)."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    args = ["diff", "--doc", "mtr", "--from", "2024-12-16", "--to", "2025-11-10", "--lang", "it"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    assert "the MTR is in English only here: compare its editions without --lang" in result.stderr
+
+
 def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
