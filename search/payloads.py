@@ -267,6 +267,14 @@ def _show_part(
     its citations: other parts of the judges' documents and rules of the CR."""
     from corpus.model.citations import citations
 
+    doc = doc_of_key(part)
+    if filters.docs and doc not in filters.docs:  # "the IPG has no IPG 3.1" would be false
+        asked_docs = ", ".join(d.upper() for d in filters.docs)
+        raise Problem(
+            f"{part} is a part of the {doc.upper()}, not of the {asked_docs}: show it without "
+            f"--doc, or with --doc {doc}",
+            400,
+        )
     try:
         # --edition DATE: the document's own edition in effect then (its dates are not the CR's)
         filters = engine.with_edition(filters)

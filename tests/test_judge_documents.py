@@ -477,6 +477,10 @@ def test_a_judge_diff_in_another_language_says_the_document_is_english_only(
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 2
     assert "the MTR is in English only here: compare its editions without --lang" in result.stderr
+    # and a part shown with another document's --doc is that document's, said so
+    result = CliRunner().invoke(cli, ["show", "IPG 3.1", "--doc", "cr"])
+    assert result.exit_code == 2
+    assert "IPG 3.1 is a part of the IPG, not of the CR: show it without --doc" in result.stderr
 
 
 def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
