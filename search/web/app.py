@@ -277,6 +277,9 @@ def api(handler: Callable[[Library, Request], dict[str, Any]]) -> Callable[..., 
             for one in payload.get("diffs", ()):  # a language that could not be compared
                 if one.get("skipped"):
                     one["skipped"] = for_api(one["skipped"])
+            for field in ("note", "error", "edition_note"):  # their fixes as parameters too
+                if isinstance(payload.get(field), str):
+                    payload[field] = for_api(payload[field])
             return JSONResponse(payload)
         except payloads.Problem as problem:
             error = for_api(str(problem))  # its fix as a request and its parameters
