@@ -533,6 +533,21 @@ def test_an_infraction_named_verb_first_is_its_section(
     assert run(judge_home, monkeypatch, "term", "déclenchement").startswith("trigger\n")
 
 
+def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What judges type besides the names curated first: `scorciatoia`, `raccourci` (shortcut),
+    `tricherie`, `retraso`, `problème de decklist` (each was not in the term base)."""
+    for word, concept in (
+        ("scorciatoia", "shortcut"),
+        ("raccourci", "shortcut"),
+        ("tricherie", "cheating"),
+        ("retraso", "tardiness"),
+        ("problème de decklist", "decklist problem"),
+    ):
+        assert run(judge_home, monkeypatch, "term", word).startswith(f"{concept}\n"), word
+
+
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Portuguese, the fifth language of the table, has the infractions' names too: `term
     atraso` is tardiness (IPG 3.1), and `assistência externa` finds IPG 3.2 first (a
