@@ -145,6 +145,9 @@ def test_keys_never_collide_with_cr_numbers() -> None:
     assert written_key("ipg 3.1.") == "IPG 3.1"
     assert written_key("MTR Appendix B") == "MTR appendix-b"
     assert written_key("jar Serious Problems") == "JAR serious-problems"
+    # as judges write a section too: a section sign, a dash, the word, a decimal comma
+    forms = ("MTR §2.3", "MTR-2.3", "MTR section 2.3", "MTR 2,3", "MTR sezione 2.3")
+    assert {written_key(form) for form in forms} == {"MTR 2.3"}
     assert written_key("205.4d") is None and written_key("mtrx 1") is None
     assert doc_of_key("MTR 1") == "mtr" and doc_of_key("100.1") == "cr"
 

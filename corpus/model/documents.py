@@ -77,6 +77,9 @@ _PREFIX = r"^(mtr|ipg|jar)(?![a-z])\s*"
 _PREFIX_FIRST = frozenset("mMiIjJ\u0130\u0131")
 _NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
 _SLUG = re.compile(r"[^\w]+")
+_SECTION_WORD = re.compile(
+    r"^(?:§|[-–—]|(?:section|sezione|secci[oó]n|se[çc][ãa]o)\b\.?)\s*", re.IGNORECASE
+)
 
 
 def doc_of_key(key: str) -> str:
@@ -123,7 +126,9 @@ def written_key(text: str) -> str | None:
     rest = text[match.end() :].strip()
     if not rest:
         return None
-    number = _NUMBER.match(rest.replace(" ", ""))
+    # "MTR §2.3", "MTR-2.3", "MTR section 2.3", "MTR 2,3" (a decimal comma): MTR 2.3.
+    rest = _SECTION_WORD.sub("", rest)
+    number = _NUMBER.match(rest.replace(" ", "").replace(",", "."))
     if number:
         chapter, section = number.groups()
         return key(doc, f"{int(chapter)}.{int(section)}" if section else str(int(chapter)))
