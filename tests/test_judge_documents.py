@@ -441,6 +441,21 @@ def test_a_chapter_searched_for_gives_as_many_sections_as_asked(
     assert [r["key"] for r in payload["results"]] == ["MTR 4", "MTR 4.1", "MTR 4.2"]
 
 
+def test_a_judge_parts_page_says_nothing_of_the_crs_translations(
+    judges_and_rules: Path,
+) -> None:
+    """/rule/ipg3.1 (and /doc/ipg/3.1): no "no Italian text for IPG 3.1 … the Italian documents
+    cover section 205" (the CR's translations say nothing of a judge document)."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    with TestClient(create_app(judges_and_rules)) as client:
+        for url in ("/rule/ipg3.1", "/doc/ipg/3.1"):
+            page = client.get(url)
+            assert page.status_code == 200 and 'class="missing"' not in page.text, url
+
+
 def test_show_of_an_infractions_name_is_its_section(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -316,7 +316,8 @@ async def _rule_page(request: Request, rule: str) -> Response:
         payload=payload,
         translations=translations,
         following=_following(translations),
-        notes=missing_notes(overview, rule, present, wanted),
+        # A judge document is in English only here: no "the Italian documents cover 205".
+        notes=[] if judged else missing_notes(overview, rule, present, wanted),
         history=(numbered and english_rule) or judged,
         diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
     )
