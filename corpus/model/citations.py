@@ -12,10 +12,14 @@ from corpus.model.documents import doc_of_key
 from corpus.model.documents import key as doc_key
 
 JUDGE_CITATION = re.compile(
-    r"\b(?:(?P<doc>MTR|IPG)\s+(?:sections?\s+)?|(?P<section>sections?)\s+)"
+    r"\b(?:(?P<doc>MTR|IPG)\s+(?:[Ss]ections?\s+)?|(?P<section>[Ss]ections?)\s+)"
     r"(?P<number>\d{1,2}(?:\.\d{1,2})?)\b(?!\.\d)"
+    # "sections 2-4": the last of a range is cited too
+    r"(?:\s*[-–]\s*(?P<to>\d{1,2}(?:\.\d{1,2})?)\b(?!\.\d))?"
     r"(?P<of>\s+of\s+the\s+(?:Magic\s+)?(?:Tournament Rules|Infraction Procedure Guide))?"
 )
+# "Appendix C", "MTR Appendix F": a judge document's appendix (its own, unless named).
+APPENDIX_CITATION = re.compile(r"\b(?:(?P<doc>MTR|IPG)\s+)?Appendix\s+(?P<letter>[A-H])\b")
 CR_CITATION = re.compile(
     r"\b(?:CR|rules?|Comprehensive Rules,?\s+rules?)\s+(?P<number>\d{3}(?:\.\d+[a-z]{0,2})?)\b"
 )
@@ -42,6 +46,13 @@ def citations(text: str, key: str) -> list[Citation]:
         if doc == "jar":
             continue
         found.append(Citation(match.start(), match.end("number"), doc_key(doc, match["number"])))
+        if match["to"]:
+            found.append(Citation(match.start("to"), match.end("to"), doc_key(doc, match["to"])))
+    for match in APPENDIX_CITATION.finditer(text):
+        doc = (match["doc"] or "").lower() or own
+        if doc != "jar":
+            appendix = f"appendix-{match['letter'].lower()}"
+            found.append(Citation(match.start(), match.end(), doc_key(doc, appendix)))
     for match in CR_CITATION.finditer(text):
         found.append(Citation(match.start(), match.end(), match["number"]))
     return sorted(found, key=lambda c: c.start)
