@@ -569,8 +569,7 @@ def diff(
     if doc != "cr":
         if any(lang != "en" for lang in langs):  # "no MTR in the library" would be false
             raise Problem(
-                f"the {doc.upper()} is in English only here: compare its editions without "
-                "--lang",
+                f"the {doc.upper()} is in English only here: compare its editions without --lang",
                 400,
             )
         return _judge_diff(records, from_, to, rule, ignore_typography, doc)

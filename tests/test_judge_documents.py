@@ -454,8 +454,8 @@ def test_a_chapter_searched_for_gives_as_many_sections_as_asked(
 def test_a_judge_parts_page_says_nothing_of_the_crs_translations(
     judges_and_rules: Path,
 ) -> None:
-    """/rule/ipg3.1 (and /doc/ipg/3.1): no "no Italian text for IPG 3.1 … the Italian documents
-    cover section 205" (the CR's translations say nothing of a judge document)."""
+    """/rule/ipg3.1 (and /doc/ipg/3.1): "no Italian text for IPG 3.1: the IPG is not in Italian
+    here", not "… the Italian documents cover section 205" (the CR's translations')."""
     from starlette.testclient import TestClient
 
     from search.web.app import create_app
@@ -463,7 +463,9 @@ def test_a_judge_parts_page_says_nothing_of_the_crs_translations(
     with TestClient(create_app(judges_and_rules)) as client:
         for url in ("/rule/ipg3.1", "/doc/ipg/3.1"):
             page = client.get(url)
-            assert page.status_code == 200 and 'class="missing"' not in page.text, url
+            assert page.status_code == 200, url
+            assert "no Italian text for IPG 3.1: the IPG is not in Italian here" in page.text
+            assert "documents cover section" not in page.text, url
 
 
 def test_show_of_an_infractions_name_is_its_section(

@@ -14,7 +14,7 @@ from starlette.responses import HTMLResponse, Response
 
 from corpus.align.following import followed
 from corpus.model.citations import citations as cited_in
-from corpus.model.documents import DOCUMENTS, JUDGE, doc_of_key, is_judge_key
+from corpus.model.documents import DOCUMENTS, JUDGE, doc_of_key, is_judge_key, written_key
 from corpus.model.numbers import CITATION, RuleNumber
 from corpus.model.records import KINDS, LOW_CONFIDENCE, StoredRecord
 from search import payloads
@@ -316,8 +316,9 @@ async def _rule_page(request: Request, rule: str) -> Response:
         payload=payload,
         translations=translations,
         following=_following(translations),
-        # A judge document is in English only here: no "the Italian documents cover 205".
-        notes=[] if judged else missing_notes(overview, rule, present, wanted),
+        # A judge part as written ("ipg3.1") is noted as its key: "the IPG is not in Italian
+        # here", not "the Italian documents cover section 205".
+        notes=missing_notes(overview, written_key(rule) or rule, present, wanted),
         history=(numbered and english_rule) or judged,
         diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
     )
