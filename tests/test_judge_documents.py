@@ -574,6 +574,7 @@ def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
         ("tricherie", "cheating"),
         ("retraso", "tardiness"),
         ("problème de decklist", "decklist problem"),
+        ("tournoi", "tournament"),  # `search tournoi` found nothing, offering "turno"
     ):
         assert run(judge_home, monkeypatch, "term", word).startswith(f"{concept}\n"), word
 
