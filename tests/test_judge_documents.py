@@ -132,6 +132,7 @@ def test_no_page_chrome_in_any_record(shared_data: Path, name: str) -> None:
     for record in document.records:
         assert not CHROME.search(record.text), (record.key, record.text[:80])
         assert "Changes From Previous Versions".lower() not in record.text.lower()
+        assert not record.text.endswith("CONTENTS"), record.key  # the contents' own heading
     reasons = {d.reason for d in document.dropped}
     assert {"boilerplate: page number", "table of contents"} <= reasons
     assert "changelog: changes from previous versions" in reasons

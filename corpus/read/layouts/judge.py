@@ -84,6 +84,10 @@ def _contents(rows: list[tuple[int, str]]) -> tuple[list[Heading], set[int]]:
         else:
             part, printed = slug(title), title
         headings.append(Heading(part, title, _fold(printed), bool(CHANGELOG.search(title))))
+    # The contents' own heading ("CONTENTS", small caps joined) is theirs, not the text before.
+    first = min(rows_used, default=None)
+    if first and _fold(rows[first - 1][1]) in ("contents", "tableofcontents"):
+        rows_used.add(first - 1)
     return headings, rows_used
 
 
