@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +46,15 @@ GLOSSARY_REDIRECT = re.compile(r"See ([^.]+)\.")  # an entry that is another's o
 KEYWORD_HEADING = r"70[12]\.\d+"  # a keyword action's or ability's section
 # A keyword and its number ("scry 2"): compiled only for a query that ends with one.
 KEYWORD_PARAMETER = r"([^\W\d][\w'’ -]*?)\s+(\d{1,2}|X)"
+
+
+@dataclass(frozen=True)
+class Infractions:
+    """The IPG infractions a query names (its words, any language), and those of them it names
+    only in another order or by meaning, which come first whatever its words found."""
+
+    named: set[str]
+    first: set[str]
 
 
 class Remembered:
@@ -213,27 +224,30 @@ class Engine:
         from search.parse import parse
 
         query = parse(self._without_keyword_parameter(text), self)
-        # An infraction its words mean, though the term base has not them ("aiuto esterno"):
-        # a tournament's question, that infraction first.
+        named = self._infractions_named(query)
+        # An infraction its words name in another order, or mean though the term base has not
+        # them ("aiuto esterno"): a tournament's question, that infraction first.
         meant = (
             set()
-            if self._infractions_named(query)
+            if named
             else self._infractions_reordered(query) or self._infractions_meant(query)
         )
         if meant:
             query = dataclasses.replace(query, tournament=True)
+        infractions = Infractions(named | meant, meant)
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among
             # themselves: a penalty's section against the other sections, not against the
             # CR's thousands of rules that share its words ("pesca otto carte": 103.5 beside
             # IPG 2.4's example). Then the rest, as any query.
-            own = self._ranked(query, dataclasses.replace(filters, docs=JUDGE), limit, meant)
-            general = self._ranked(query, filters, limit, meant)
+            judged = dataclasses.replace(filters, docs=JUDGE)
+            own = self._ranked(query, judged, limit, infractions)
+            general = self._ranked(query, filters, limit, infractions)
             return own.followed_by(general, limit, JUDGE_FIRST)
-        return self._ranked(query, filters, limit, meant)
+        return self._ranked(query, filters, limit, infractions)
 
     def _ranked(
-        self, query: Query, filters: Filters, limit: int, meant: set[str] | None = None
+        self, query: Query, filters: Filters, limit: int, infractions: Infractions
     ) -> SearchOutcome:
         """Retrieve, rank and present a parsed query's results among the filters'."""
         from search import rank, retrieve
@@ -258,20 +272,20 @@ class Engine:
         by_meaning = rank.by_key(dense, query.languages)
         if dense:
             scores = rank.fused(scores, by_meaning)
-        infractions = self._infractions_named(query) | (meant or set())
-        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, infractions))
+        named = infractions.named
+        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
         scores = rank.definitions_lead_to_rules(scores, leads)
         # An infraction's name, in any language, is a tournament's word ("cartas marcadas").
-        tournament = query.tournament or bool(infractions)
+        tournament = query.tournament or bool(named)
         scores = rank.judge_documents_first(scores, tournament, query.level_document)
         if dense:
             scores = rank.learned_order(scores, by_words, by_meaning)
-        if meant:
+        if infractions.first:
             # First, whether or not the query's words found it (they are not its name's).
             top = max(scores.values(), default=0.0)
-            scores = {**scores, **{key: top + 1.0 for key in meant}}
+            scores = {**scores, **{key: top + 1.0 for key in infractions.first}}
         if filters.docs:
             # The encoder's nearest keep their ranks among every text (`_dense`): ranked
             # among the judge documents' texts alone, the judge pass read hit@3 0.60 against
@@ -283,7 +297,7 @@ class Engine:
             limit, scores, self.versions, filters, self.english_editions, gathered
         )
         alone = bool(dense) and bool(results) and not lexical.candidates  # "arollar"
-        if meant:  # the infraction its words mean answers it: no word is "found nowhere"
+        if infractions.first:  # the infraction its words mean answers it: none "nowhere"
             return SearchOutcome(results, lexical.matched, (), False, False)
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial, alone)
 
@@ -435,9 +449,14 @@ class Engine:
     def _infractions_meant(self, query: Query) -> set[str]:
         """The infraction two or three consecutive words of a query mean though the term base
         has not that name ("aiuto esterno", "ayuda externa": Outside Assistance, IPG 3.2): by
-        the encoder, near its names in every language (MEANT_NAME_FLOOR)."""
+        the encoder, near its names in every language (MEANT_NAME_FLOOR). Not for a query of
+        English words: the term base has the English names as printed, and a short English
+        query would load the encoder for nothing (`search "legend rule"` answered in process
+        took 0.46 s instead of 0.20)."""
         if self.meaning is None or not query.plain:
             return set()
+        if all(self.written_in(word, ["en"]) for word in query.words):
+            return set()  # every word English ("legend rule"; "aide extérieure" is not)
         texts = list(dict.fromkeys(" ".join(words) for _, words in runs(query.words, (2, 3))))
         if not texts:
             return set()
@@ -454,7 +473,17 @@ class Engine:
             for item, keys in self.versions.listings().items()
             if (judge := [k for k in keys if is_judge_key(k)])
         }
-        return InfractionNames.of(listed, self.termbase, self.meaning)
+        return InfractionNames.of(listed, self.termbase, self._embedded)
+
+    def _embedded(self, texts: list[str]) -> Any:
+        """Vectors of texts every process asks again (the infractions' names): from the home's
+        cache of embeddings by text hash when it can be read and written, else encoded."""
+        if self.home is not None:
+            from indexer.vectors import vectors_for
+
+            with contextlib.suppress(OSError):  # a read-only home: encoded each time
+                return vectors_for(self.home, texts)[0]
+        return self.meaning.embed(texts)
 
     def _keyword_sections(self, query: Query) -> set[str]:
         """The keyword abilities' sections (702.x) a question or sentence mentions in its own

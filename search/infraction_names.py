@@ -9,7 +9,7 @@ its best few names, in several languages, are all near."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,10 +30,13 @@ class InfractionNames:
 
     @classmethod
     def of(
-        cls, listed: Mapping[str, tuple[str, ...]], termbase: Any, meaning: Any
+        cls,
+        listed: Mapping[str, tuple[str, ...]],
+        termbase: Any,
+        embed: Callable[[list[str]], Any],
     ) -> InfractionNames | None:
         """From {English name: its keys} and the term base's names of each (those with names
-        in several languages: an infraction's); None when none."""
+        in several languages: an infraction's), encoded by `embed`; None when none."""
         names: list[str] = []
         of_name: list[int] = []
         keys: list[tuple[str, ...]] = []
@@ -46,7 +49,7 @@ class InfractionNames:
             keys.append(listed_keys)
         if not names:
             return None
-        return cls(tuple(keys), tuple(of_name), meaning.embed(names))
+        return cls(tuple(keys), tuple(of_name), embed(names))
 
     def meant(self, asked: Any) -> set[str]:
         """The keys of the infraction the encoded runs of words (rows of `asked`) mean best,

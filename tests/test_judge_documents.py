@@ -1090,6 +1090,29 @@ def test_a_part_as_of_a_date_before_every_edition_names_its_documents_first(
     )
 
 
+def test_a_query_of_english_words_asks_no_infraction_of_the_encoder(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """English names are in the term base as printed: `legend rule` (two English words) is not
+    encoded to look for an infraction it may mean, which loaded the encoder for a search by
+    words; `aide extérieure` is."""
+    from search.meaning import Meaning
+    from search.parse import parse
+    from search.session import open_engine
+
+    asked: list[list[str]] = []
+    embed = Meaning.embed
+    monkeypatch.setattr(
+        Meaning, "embed", lambda self, texts: asked.append(texts) or embed(self, texts)
+    )
+    monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
+    with open_engine() as engine:
+        assert engine._infractions_meant(parse("legend rule", engine)) == set()
+        assert asked == []
+        assert engine._infractions_meant(parse("aide extérieure", engine)) == {"IPG 3.2"}
+        assert ["aide extérieure"] in asked
+
+
 @pytest.fixture(scope="module")
 def judges_and_spanish(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """The newest MTR and IPG, the JAR, English 2026-08-07 and the Spanish CR (words only)."""
