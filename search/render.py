@@ -171,12 +171,10 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
 def not_shown(result: Result, show: tuple[str, ...], columns: Mapping[str, Any]) -> list[str]:
     """A note per language `--show` asks for that a result has no text in (the heading alone
     said nothing)."""
-    from corpus.model.languages import LANGUAGES
+    from corpus.model.languages import language_name
 
     return [
-        f"no {LANGUAGES[lang].english_name} text for {result.key}"
-        for lang in show
-        if lang in LANGUAGES and lang not in columns
+        f"no {language_name(lang)} text for {result.key}" for lang in show if lang not in columns
     ]
 
 

@@ -104,7 +104,7 @@ def _what_changed(state_home: Path) -> str:
     from indexer.freshness import code_stamp
     from indexer.store import read_current
 
-    current = read_current(state_home) if live_build(state_home) is not None else None
+    current = read_current(state_home)  # None: no build, or its folder is gone
     if current is None:
         return "indexing the library before answering (first use)"
     if current.get("code") != code_stamp():

@@ -181,6 +181,11 @@ def _english_texts(records: Iterable[Record]) -> dict[str, dict[str, str]]:
 def followed(english_editions: list[str], record: Record) -> str | None:
     """The English edition a translated record is shown and checked against: the one its
     document follows, else the newest."""
-    if record.follows and record.follows in english_editions:
-        return record.follows
-    return in_effect(english_editions, record.edition)
+    return followed_by(english_editions, record.follows, record.edition)
+
+
+def followed_by(english_editions: list[str], follows: str | None, dated: str | None) -> str | None:
+    """`followed` of a record's `follows` and `edition` (a hand-off line's, read as JSON)."""
+    if follows and follows in english_editions:
+        return follows
+    return in_effect(english_editions, dated)

@@ -666,6 +666,11 @@ def names() -> str:
     return ", ".join(lang.name for lang in LANGUAGES.values())
 
 
+def validate_translations(codes: Iterable[str]) -> tuple[str, ...]:
+    """A translation's languages (stale's): English is what they are compared with."""
+    return validate_languages(codes, TRANSLATED, "translation's language")
+
+
 def language_name(code: str) -> str:
     """A language's name in an English sentence: es -> Spanish."""
     return LANGUAGES[code].english_name or code

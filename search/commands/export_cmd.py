@@ -156,7 +156,7 @@ def _of_edition(records: list[dict[str, Any]], edition: str | None) -> Callable[
     translation that follows it (the edition TMX pairs it with)."""
     if not edition:
         return lambda record: True
-    from corpus.model.dates import in_effect
+    from corpus.align.following import followed_by
     from corpus.model.documents import doc_of_key
 
     english = sorted(
@@ -167,9 +167,7 @@ def _of_edition(records: list[dict[str, Any]], edition: str | None) -> Callable[
     def of_edition(record: dict[str, Any]) -> bool:
         if record["lang"] == "en":
             return bool(record["edition"] == edition)
-        follows = record.get("follows")
-        followed = follows if follows in english else in_effect(english, record["edition"])
-        return followed == edition
+        return followed_by(english, record.get("follows"), record["edition"]) == edition
 
     return of_edition
 

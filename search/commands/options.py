@@ -12,9 +12,9 @@ from corpus.model.dates import EDITION_FORMS, typed_edition
 from corpus.model.documents import DOCUMENTS
 from corpus.model.languages import (
     SHOWN_ORDER,
-    TRANSLATED,
     UnknownLanguageError,
     validate_languages,
+    validate_translations,
 )
 from corpus.model.records import KINDS
 from search import payloads, render
@@ -27,31 +27,33 @@ def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
 
 
-def parse_languages(
-    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
-) -> tuple[str, ...]:
-    try:
-        return validate_languages(value)
-    except UnknownLanguageError as error:
-        raise click.BadParameter(str(error)) from None
+def _parsed(
+    validate: Callable[[tuple[str, ...]], tuple[str, ...]],
+) -> Callable[[click.Context, click.Parameter, tuple[str, ...]], tuple[str, ...]]:
+    """A --lang callback: the codes `validate` takes, or the option's usage error."""
+
+    def parse(
+        ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        try:
+            return validate(value)
+        except UnknownLanguageError as error:
+            raise click.BadParameter(str(error)) from None
+
+    return parse
 
 
-def parse_translations(
-    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
-) -> tuple[str, ...]:
-    """A translation's languages: English is what they are compared with, not one of them."""
-    try:
-        return validate_languages(value, TRANSLATED, "translation's language")
-    except UnknownLanguageError as error:
-        raise click.BadParameter(str(error)) from None
+parse_languages = _parsed(validate_languages)
 
 
 def lang_option(help_text: str, translations: bool = False) -> Callable[[F], F]:
+    """--lang; with `translations`, a translation's languages only (English is what they are
+    compared with)."""
     return click.option(
         "--lang",
         "langs",
         multiple=True,
-        callback=parse_translations if translations else parse_languages,
+        callback=_parsed(validate_translations) if translations else parse_languages,
         metavar="LANG[,LANG]",
         help=help_text,
     )

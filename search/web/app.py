@@ -27,9 +27,9 @@ from corpus.model.documents import DOCUMENTS
 from corpus.model.languages import (
     LANGUAGES,
     SHOWN_ORDER,
-    TRANSLATED,
     UnknownLanguageError,
     validate_languages,
+    validate_translations,
 )
 from corpus.model.records import KINDS, read_jsonl
 from indexer.integrity import live_damage, records_mismatch
@@ -258,9 +258,7 @@ def _langs(request: Request, translations: bool = False) -> tuple[str, ...]:
     languages only (stale's)."""
     given = request.query_params.getlist("lang")
     try:
-        if translations:
-            return validate_languages(given, TRANSLATED, "translation's language")
-        return tuple(validate_languages(given))
+        return (validate_translations if translations else validate_languages)(given)
     except UnknownLanguageError as error:
         raise payloads.Problem(f"lang: {error}", 400) from None
 
