@@ -228,9 +228,7 @@ class Engine:
         # An infraction its words name in another order, or mean though the term base has not
         # them ("aiuto esterno"): a tournament's question, that infraction first.
         meant = (
-            set()
-            if named
-            else self._infractions_reordered(query) or self._infractions_meant(query)
+            set() if named else self._infractions_reordered(query) or self._infractions_meant(query)
         )
         if meant:
             query = dataclasses.replace(query, tournament=True)

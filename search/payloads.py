@@ -280,11 +280,11 @@ def _show_part(
         filters = engine.with_edition(filters)
     except QueryError as error:
         # A date before every CR edition loaded may be before the document's too: that said.
-        dates = engine.judge_editions.get(doc_of_key(part), [])
+        dates = engine.judge_editions.get(doc, [])
         asked_date = typed_edition(filters.edition or "")
         if dates and asked_date and asked_date < dates[0]:
             early = dataclasses.replace(filters, asked_edition=asked_date)
-            raise Problem(_not_yet_in_effect(engine, doc_of_key(part), part, early), 404) from None
+            raise Problem(_not_yet_in_effect(engine, doc, part, early), 404) from None
         raise Problem.of(error) from None
     results = engine.lookup_part(part, filters)
     if (
@@ -294,14 +294,13 @@ def _show_part(
     ):
         # The part is there, in another language than those asked for (the judge documents
         # are in English here).
-        doc = doc_of_key(part).upper()
         raise Problem(
-            f"the library has no {named(filters.langs, ' or ')} text of {part} (the {doc} is "
-            f"in {named(engine.languages_of(doc_of_key(part)))} only); show it without --lang",
+            f"the library has no {named(filters.langs, ' or ')} text of {part} (the "
+            f"{doc.upper()} is in {named(engine.languages_of(doc))} only); show it without --lang",
             404,
         )
     if not results and filters.edition and filters.edition_of(part) is None:
-        raise Problem(_not_yet_in_effect(engine, doc_of_key(part), part, filters), 404)
+        raise Problem(_not_yet_in_effect(engine, doc, part, filters), 404)
     if not results:
         raise Problem(_no_such_part(engine, asked, part), 404)
     keys = {r.key for r in results}
@@ -311,7 +310,7 @@ def _show_part(
             cites.update(dict.fromkeys(c.target for c in citations(record.text, record.key)))
     payload = {
         "query": asked,
-        "document": doc_of_key(part),
+        "document": doc,
         "results": [r.to_json(show) for r in results],
         "refers_to": [c for c in cites if c not in keys],
         "referred_by": engine.referring_to(part),
@@ -734,9 +733,10 @@ def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str
     """A loaded edition, or the one in effect on a date between them (as --edition reads it)."""
     from corpus.model.dates import EDITION_FORMS, in_effect_on, typed_date
 
-    if typed_edition(wanted) is None:  # "2025-13-01", "yesterday": no date (the API's too)
+    typed = typed_edition(wanted)
+    if typed is None:  # "2025-13-01", "yesterday": no date (the API's too)
         raise Problem(f"{wanted!r} for {option} is not a date; {EDITION_FORMS}", 400)
-    date = resolve_edition(typed_edition(wanted) or "", list(editions))
+    date = resolve_edition(typed, list(editions))
     if date not in editions and typed_date(date):
         date = in_effect_on(list(editions), date) or date
     if date not in editions:

@@ -54,7 +54,7 @@ def command(
     changes = _changes(events)
     subrules = payload["subrules"]
     # A subrule that appeared since the oldest loaded edition is a change of its rule's.
-    changed_below = {n: _changes(e, True) for n, e in subrules.items() if _changes(e, True)}
+    changed_below = {n: c for n, e in subrules.items() if (c := _changes(e, appearing=True))}
     below = sum(changed_below.values())
     named = payload["rule"]
     if payload["edition"] and payload.get("key", named) != named:
@@ -63,12 +63,12 @@ def command(
         if gone_place(payload["key"]):
             now = f"gone since {events[-1]['edition']}"
         named = f"{named} of {payload['edition']} ({now})"
-    summary = f"{named}: {changes} change{'' if changes == 1 else 's'}"
+    summary = f"{named}: {counted(changes, 'change')}"
     if not changes and events and events[0]["event"] == "appeared":
         summary = f"{named}: appeared in {events[0]['edition']}, unchanged since"
+    # A judge document's chapter has sections (the JAR's Common Issues, issues): its parts.
+    parts = "part" if is_judge_key(payload["rule"]) else "subrule"
     if subrules:
-        # A judge document's chapter has sections (the JAR's Common Issues, issues): its parts.
-        parts = "part" if is_judge_key(payload["rule"]) else "subrule"
         summary += f"; its {counted(len(subrules), parts)}: {counted(below, 'change')}"
     always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
     since = f"in every loaded edition since {oldest}" if always else f"loaded editions {oldest} on"
@@ -80,7 +80,7 @@ def command(
             _events([e for e in found if e["event"] != "first seen"], oldest, indent="  ")
     unchanged = [n for n in subrules if n not in changed_below]
     if len(unchanged) > UNCHANGED_LISTED:
-        echo(f"unchanged: {len(unchanged)} subrules (`--json` lists them)")
+        echo(f"unchanged: {counted(len(unchanged), parts)} (`--json` lists them)")
     elif unchanged:
         echo(f"unchanged: {', '.join(unchanged)}")
 

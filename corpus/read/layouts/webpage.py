@@ -59,9 +59,10 @@ def parse(ctx: Context) -> Parsed:
     heading_at: tuple[int, str] | None = None  # a rule's heading whose text is yet to come
     for line_number, text in non_blank(ctx.lines):
         heading = HEADING.match(text)
-        if heading_at and not (
-            rule is not None and not rule.parts and _below(NUMBERED_LINE.match(text), base)
-        ):
+        printed = NUMBERED_LINE.match(text)
+        # "Regola 702.19 · Travolgere" then at once "702.19a …": the rule is its title.
+        first_subrule = _subrule(printed, base) if heading_at else None
+        if heading_at and not first_subrule:
             builder.drop(*heading_at, "heading: rule number and title")
             heading_at = None
         if heading:  # a page may hold several rules, each under its own heading
@@ -95,18 +96,16 @@ def parse(ctx: Context) -> Parsed:
         elif is_heading_like(text) and (rule.parts or in_subrules):
             ended_at = text
             builder.drop(line_number, text, "boilerplate: site section heading")
-        elif not rule.parts and heading_at and _below(NUMBERED_LINE.match(text), base):
-            # "Regola 702.19 · Travolgere" then "702.19a Travolgere è…": the rule is its title.
+        elif first_subrule and heading_at:
             rule.first = rule.last = heading_at[0]
             rule.parts.append(rule.title or heading_at[1])
             heading_at = None
-            printed = NUMBERED_LINE.match(text)
-            assert printed is not None
-            owner = builder.start(Draft.rule(printed_number(printed), line_number, printed["text"]))
+            number, subrule_text = first_subrule
+            owner = builder.start(Draft.rule(number, line_number, subrule_text))
         elif not rule.parts:
             rule.first = rule.last = line_number
             rule.parts.append(text)
-        elif (printed := NUMBERED_LINE.match(text)) and printed["text"]:
+        elif printed and printed["text"]:
             number = printed_number(printed)  # a subrule printed with its number
             owner = builder.start(Draft.rule(number, line_number, printed["text"]))
         elif in_subrules:
@@ -122,9 +121,10 @@ def parse(ctx: Context) -> Parsed:
     return builder.finish()
 
 
-def _below(printed: re.Match[str] | None, base: str | None) -> bool:
-    """Whether a numbered line is a subrule of the page's rule (702.19a under 702.19)."""
+def _subrule(printed: re.Match[str] | None, base: str | None) -> tuple[str, str] | None:
+    """(number, text) of a numbered line that is a subrule of the page's rule (702.19a under
+    702.19), else None."""
     if printed is None or base is None or not printed["text"]:
-        return False
+        return None
     number = printed_number(printed)
-    return number != base and number.startswith(base)
+    return (number, printed["text"]) if number != base and number.startswith(base) else None
