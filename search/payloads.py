@@ -269,12 +269,8 @@ def _show_part(
 
     doc = doc_of_key(part)
     if filters.docs and doc not in filters.docs:  # "the IPG has no IPG 3.1" would be false
-        asked_docs = ", ".join(d.upper() for d in filters.docs)
-        raise Problem(
-            f"{part} is a part of the {doc.upper()}, not of the {asked_docs}: show it without "
-            f"--doc, or with --doc {doc}",
-            400,
-        )
+        fix = f": show it without --doc, or with --doc {doc}"
+        raise _part_of_another(part, doc, [d.upper() for d in filters.docs], fix)
     try:
         # --edition DATE: the document's own edition in effect then (its dates are not the CR's)
         filters = engine.with_edition(filters)
@@ -579,12 +575,11 @@ def diff(
         judged = written_key(rule)
         if judged is not None:  # "MTR 2" without --doc mtr: the option, with the command
             doc_asked = doc_of_key(judged)
-            raise Problem(
-                f"{rule!r} is a part of the {doc_asked.upper()}, not of the CR; compare its "
-                f"editions with --doc {doc_asked}: `mtgrules diff --doc {doc_asked} --from DATE"
-                f" --to DATE {rule.strip()!r}`",
-                400,
+            fix = (
+                f"; compare its editions with --doc {doc_asked}: `mtgrules diff --doc "
+                f"{doc_asked} --from DATE --to DATE {rule.strip()!r}`"
             )
+            raise _part_of_another(repr(rule), doc_asked, ["CR"], fix)
         raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
     payloads: list[dict[str, Any]] = []
     for lang in langs or ("en",):
@@ -687,12 +682,17 @@ def _judge_part_asked(rule: str, doc: str) -> str:
         )
     if doc_of_key(wanted) != doc:
         other = doc_of_key(wanted)
-        raise Problem(
-            f"{rule!r} is a part of the {other.upper()}, not of the {doc.upper()}; compare its "
-            f"editions with --doc {other}",
-            400,
-        )
+        fix = f"; compare its editions with --doc {other}"
+        raise _part_of_another(repr(rule), other, [doc.upper()], fix)
     return wanted
+
+
+def _part_of_another(part: str, doc: str, asked: Sequence[str], fix: str) -> Problem:
+    """A usage error for a judge document's part asked of another document ("IPG 3.1" with
+    --doc cr), followed by its fix (with its separator)."""
+    return Problem(
+        f"{part} is a part of the {doc.upper()}, not of the {', '.join(asked)}{fix}", 400
+    )
 
 
 def _current_key(events: Sequence[Any], loaded: Sequence[tuple[str, Any]]) -> str:
