@@ -810,10 +810,7 @@ def history(
     )
     if not events:
         where = f"English {edition}" if edition else "any loaded English edition"
-        # A translation may print it (an own key): then show finds it; else nothing does.
-        translated = any(r.lang != "en" and r.number == number for r in records)
-        hint = f"; see `mtgrules show {rule}`" if translated else ""
-        raise Problem(f"no rule {rule} in {where}{hint}", 404)
+        raise Problem(f"no rule {rule} in {where}", 404)
     # A rule's history covers every rule below it (702.19 with 702.19a–g; 704 with 704.5j),
     # in the edition asked.
     shown_in = edition or max(d for d, rs in loaded if any(r.number == number for r in rs))
