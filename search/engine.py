@@ -419,7 +419,7 @@ class Engine:
         only whole ("cartas marcadas": Marked Cards, IPG 3.8, though "marcadas" is stemmed as
         "marco", a frame, is)."""
         if query.asked:
-            named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3))}
+            named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3, 4))}
         else:
             named = {" ".join(query.words)} if query.words else set()
         return self._listed_infractions(named)
@@ -435,14 +435,23 @@ class Engine:
         return self._listed_infractions(moved)
 
     def _listed_infractions(self, named: set[str]) -> set[str]:
-        """The judge documents' parts whose lists name a concept these texts name."""
-        return {
-            key
-            for run in named
-            for concept in self.termbase.named_by(run)
-            for key in self.versions.listing(fold(concept))
-            if is_judge_key(key)
-        }
+        """The judge documents' parts these texts name: an infraction their lists name, else
+        the section a judge's concept titles ("prendere appunti": Taking Notes, MTR 2.11)."""
+        found: set[str] = set()
+        for run in named:
+            for concept in self.termbase.named_by(run):
+                listed = [k for k in self.versions.listing(fold(concept)) if is_judge_key(k)]
+                found.update(listed or self._judge_titled(concept))
+        return found
+
+    def _judge_titled(self, concept: str) -> list[str]:
+        """The judge documents' sections titled by a concept only the curated rows name: a
+        tournament's word, not a game's ("sleeves" yes; "sideboard", learned from the CR, and
+        "player", whose plural titles MTR 1.10, no)."""
+        terms = self.termbase.terms_of(concept.lower())
+        if not terms or not all(t.source.startswith("curated") for t in terms):
+            return []
+        return [k for k in self.versions.headed(fold(concept)) if is_judge_key(k)]
 
     def _infractions_meant(self, query: Query) -> set[str]:
         """The infraction two or three consecutive words of a query mean though the term base

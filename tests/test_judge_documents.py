@@ -580,6 +580,25 @@ def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
         assert run(judge_home, monkeypatch, "term", word).startswith(f"{concept}\n"), word
 
 
+def test_a_judges_concept_names_its_section_in_every_language(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A question that names a judge document's section by its title in another language
+    (curated: the library has no translated MTR) is asked of that section first, with no
+    tournament word in it; `term` lists the title's names."""
+    for asked, key in (
+        ("posso prendere appunti durante la partita?", "MTR 2.11"),
+        ("puis-je prendre des notes pendant un match", "MTR 2.11"),
+        ("¿puedo usar el teléfono durante la ronda?", "MTR 2.12"),
+        ("come funzionano gli spareggi", "MTR 3.1"),
+        ("posso usar protetores de cartas transparentes?", "MTR 3.11"),
+    ):
+        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
+        assert payload["results"][0]["key"] == key, asked
+    output = run(judge_home, monkeypatch, "term", "appunti")
+    assert output.startswith("taking notes\n") and "  fr  prendre des notes  — curated" in output
+
+
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Portuguese, the fifth language of the table, has the infractions' names too: `term
     atraso` is tardiness (IPG 3.1), and `assistência externa` finds IPG 3.2 first (a
