@@ -224,15 +224,16 @@ class Engine:
         from search.parse import parse
 
         query = parse(self._without_keyword_parameter(text), self)
-        named = self._infractions_named(query)
+        named, whole = self._infractions_named(query)
         # An infraction its words name in another order, or mean though the term base has not
-        # them ("aiuto esterno"): a tournament's question, that infraction first.
+        # them ("aiuto esterno"): a tournament's question, that infraction first; so is the
+        # part a query is the whole name of ("USC major": IPG 4.2, before IPG 4 its words fit).
         meant = (
             set() if named else self._infractions_reordered(query) or self._infractions_meant(query)
         )
         if meant:
             query = dataclasses.replace(query, tournament=True)
-        infractions = Infractions(named | meant, meant)
+        infractions = Infractions(named | meant, meant | (named if whole else set()))
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among
             # themselves: a penalty's section against the other sections, not against the
@@ -412,17 +413,32 @@ class Engine:
         headed |= {key for name in named for key in self.versions.listing(name)}
         return keys | (headed & set(scores)) | (infractions & set(scores))
 
-    def _infractions_named(self, query: Query) -> set[str]:
-        """The IPG infractions a question names anywhere in it, by one to three consecutive
-        words ("…si un joueur arrive en retard": tardiness, IPG 3.1): a name so specific asks
-        for its section, wherever the question puts it. A query that is no question names one
-        only whole ("cartas marcadas": Marked Cards, IPG 3.8, though "marcadas" is stemmed as
-        "marco", a frame, is)."""
-        if query.asked:
-            named = {" ".join(words) for _, words in runs(query.words, (1, 2, 3, 4))}
-        else:
-            named = {" ".join(query.words)} if query.words else set()
-        return self._listed_infractions(named)
+    def _infractions_named(self, query: Query) -> tuple[set[str], bool]:
+        """The judge documents' parts a query names, and whether the whole query is one's name.
+        A question names an IPG infraction or a titled section anywhere in it, by one to four
+        consecutive words ("…si un joueur arrive en retard": tardiness, IPG 3.1): a name so
+        specific asks for its section, wherever the question puts it. Another query names one
+        whole ("cartas marcadas": Marked Cards, IPG 3.8), or by two to four of its words
+        ("conducta antideportiva menor en competitivo": IPG 4.1); one word of it is too little
+        ("marcadas" alone is stemmed as "marco", a frame)."""
+        if not query.words:
+            return set(), False
+        if not query.asked and (whole := self._listed_infractions({" ".join(query.words)})):
+            return whole, True
+        # The longest name wins: "condotta antisportiva grave" is IPG 4.2, not also the
+        # chapter its first two words title (IPG 4, Unsporting Conduct).
+        found: set[str] = set()
+        taken: set[int] = set()
+        words = query.words
+        for size in (4, 3, 2, 1) if query.asked else (4, 3, 2):
+            for start in range(len(words) - size + 1):
+                span = set(range(start, start + size))
+                if span & taken:
+                    continue
+                if keys := self._listed_infractions({" ".join(words[start : start + size])}):
+                    found |= keys
+                    taken |= span
+        return found, False
 
     def _infractions_reordered(self, query: Query) -> set[str]:
         """The infractions two words of a query name in the other order: a verb before its noun

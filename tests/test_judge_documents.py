@@ -599,6 +599,31 @@ def test_a_judges_concept_names_its_section_in_every_language(
     assert output.startswith("taking notes\n") and "  fr  prendre des notes  — curated" in output
 
 
+def test_judges_abbreviations_and_unsporting_conducts_degrees(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What judges write in every language: `GRV`, `FtMGS`, `HCE`, `DQ` (they found nothing),
+    and Unsporting Conduct's degrees, `USC major`, `condotta antisportiva grave`, whose longer
+    name wins over the chapter its first words title (IPG 4): the degree's section first."""
+    for asked, key in (
+        ("GRV", "IPG 2.5"),
+        ("qual è la penalità per GRV", "IPG 2.5"),
+        ("penalty for FtMGS", "IPG 2.6"),
+        ("HCE at competitive", "IPG 2.3"),
+        ("USC major", "IPG 4.2"),
+        ("USC minor", "IPG 4.1"),
+        ("condotta antisportiva grave", "IPG 4.2"),
+        ("conducta antideportiva menor en competitivo", "IPG 4.1"),
+    ):
+        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
+        assert payload["results"][0]["key"] == key, asked
+    # "DQ" is a tournament's word: the penalties come first, not the CR's 205.3b.
+    payload = json.loads(
+        run(judge_home, monkeypatch, "search", "cosa succede dopo un DQ", "--json")
+    )
+    assert {"IPG 1.1", "IPG appendix-a"} <= {r["key"] for r in payload["results"][:2]}
+
+
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Portuguese, the fifth language of the table, has the infractions' names too: `term
     atraso` is tardiness (IPG 3.1), and `assistência externa` finds IPG 3.2 first (a

@@ -175,7 +175,7 @@ LANGUAGES: dict[str, Language] = {
             "penalità penalita penalizzazione infrazione infrazioni ammonizione squalifica "
             "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
             "imbrogliare spettatore spettatori competitivo competitiva negozio rel decklist "
-            "sideboard match prerelease sealed draft"
+            "sideboard match prerelease sealed draft dq"
         ),
     ),
     "fr": Language(
@@ -302,7 +302,7 @@ LANGUAGES: dict[str, Language] = {
             "pénalité pénalités penalite infraction infractions avertissement "
             "disqualification disqualifié juge juges arbitre tournoi tournois ronde rondes "
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
-            "scellé réservoir magasin rel decklist sideboard match matchs"
+            "scellé réservoir magasin rel decklist sideboard match matchs dq"
         ),
     ),
     "es": Language(
@@ -402,7 +402,7 @@ LANGUAGES: dict[str, Language] = {
             "infraccion advertencia descalificación descalificacion descalifica descalificado "
             "juez jueces árbitro arbitro torneo torneos ronda rondas fundas funda trampa "
             "trampas banquillo espectador espectadores competitivo competitiva tienda rel "
-            "decklist sideboard"
+            "decklist sideboard dq"
         ),
     ),
     "pt": Language(
@@ -503,7 +503,7 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "penalidade penalidades infração advertência desqualificação desqualificado juiz "
             "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
-            "loja rel decklist sideboard"
+            "loja rel decklist sideboard dq"
         ),
     ),
     "en": Language(
@@ -610,7 +610,7 @@ LANGUAGES: dict[str, Language] = {
             "penalty penalties infraction infractions warning disqualification disqualified "
             "disqualify judge judges tournament tournaments rel decklist decklists sideboard "
             "sleeves sleeve cheating cheat round rounds match matches sealed draft booster "
-            "boosters fnm prerelease competitive casual spectator spectators store"
+            "boosters fnm prerelease competitive casual spectator spectators store dq"
         ),
     ),
 }
