@@ -164,11 +164,20 @@ class Engine:
                 asked_edition=filters.edition,
             )
         if not known:
-            loaded = ", ".join(self.english_editions) or "none"
             raise UnknownEdition(
-                f"no text of edition {edition} in the library; English editions loaded: {loaded}"
+                f"no text of edition {edition} in the library; {self._editions_loaded(filters)}"
             )
         return filters
+
+    def _editions_loaded(self, filters: Filters) -> str:
+        """The editions a date could have asked for: the judge documents' own when only they
+        are searched (`--doc ipg`), else the English CR's."""
+        if filters.docs and set(filters.docs) <= set(JUDGE):
+            loaded = {doc: ", ".join(self.judge_editions.get(doc, [])) for doc in filters.docs}
+            return "; ".join(
+                f"{doc.upper()} editions loaded: {dates or 'none'}" for doc, dates in loaded.items()
+            )
+        return f"English editions loaded: {', '.join(self.english_editions) or 'none'}"
 
     @cached_property
     def judge_editions(self) -> dict[str, list[str]]:

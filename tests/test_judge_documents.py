@@ -145,6 +145,7 @@ def test_keys_never_collide_with_cr_numbers() -> None:
     assert written_key("MTR 2.3") == "MTR 2.3"
     assert written_key("ipg 3.1.") == "IPG 3.1"
     assert written_key("MTR Appendix B") == "MTR appendix-b"
+    assert written_key("IPG A") == "IPG appendix-a" and written_key("mtr b.") == "MTR appendix-b"
     assert written_key("jar Serious Problems") == "JAR serious-problems"
     # as judges write a section too: a section sign, a dash, the word, a decimal comma
     forms = ("MTR §2.3", "MTR-2.3", "MTR section 2.3", "MTR 2,3", "MTR sezione 2.3")
@@ -622,6 +623,27 @@ def test_judges_abbreviations_and_unsporting_conducts_degrees(
         run(judge_home, monkeypatch, "search", "cosa succede dopo un DQ", "--json")
     )
     assert {"IPG 1.1", "IPG appendix-a"} <= {r["key"] for r in payload["results"][:2]}
+
+
+def test_a_date_before_a_judge_documents_editions_names_its_editions(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--doc ipg --edition` of a date before every IPG names the IPG's editions loaded, not
+    the CR's (which `--doc ipg` does not search)."""
+    error = refused(
+        judge_home,
+        monkeypatch,
+        "search",
+        "missed trigger",
+        "--doc",
+        "ipg",
+        "--edition",
+        "2010-01-01",
+    )
+    assert error == (
+        "error: no text of edition 2010-01-01 in the library; "
+        "IPG editions loaded: 2023-11-13, 2024-09-23\n"
+    )
 
 
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

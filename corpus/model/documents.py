@@ -116,7 +116,8 @@ def key(doc: str, part: str) -> str:
 @cache
 def written_key(text: str) -> str | None:
     """A judge document's part as people write it, as its key: "MTR 2.3", "mtr2.3", "mtr 2.3.",
-    "IPG 3.1", "ipg 2", "MTR Appendix B", "jar serious problems" (any case, any spacing);
+    "IPG 3.1", "ipg 2", "MTR Appendix B", "IPG A" (an appendix by its letter), "jar serious
+    problems" (any case, any spacing);
     None for anything else (a rule number, a word)."""
     text = text.strip()
     match = re.match(_PREFIX, text, re.IGNORECASE) if text[:1] in _PREFIX_FIRST else None
@@ -134,6 +135,9 @@ def written_key(text: str) -> str | None:
         return key(doc, f"{int(chapter)}.{int(section)}" if section else str(int(chapter)))
     if doc == "jar" and rest.casefold().startswith("jar "):
         rest = rest[4:]
+    if doc != "jar" and re.fullmatch(r"[A-Za-z]\.?", rest):
+        # "IPG A", "MTR b.": the appendix of that letter (the MTR and IPG letter theirs).
+        rest = f"appendix {rest[0]}"
     return key(doc, slug(rest)) if slug(rest) else None
 
 
