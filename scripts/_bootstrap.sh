@@ -8,6 +8,13 @@ stamp="$VENV/.installed-${extras:-base}"
 # The checkout's path is part of what was installed: a .venv copied from another checkout
 # runs that checkout's code (its editable install points there) until installed again here.
 want="$( (cat "$ROOT/pyproject.toml" "${BASH_SOURCE[0]}"; echo "$ROOT") | sha256sum | cut -d' ' -f1)"
+# One setup at a time: commands started together (serve and a search, two terminals) wait for
+# the first one's install and compilation instead of running pip side by side.
+if command -v flock >/dev/null 2>&1; then
+  mkdir -p "$VENV"
+  exec 9>"$VENV/.setup.lock"
+  flock 9
+fi
 if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "mtgrules: setting up $VENV (first run only)..." >&2
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
@@ -35,10 +42,15 @@ fi
 compiled="$VENV/.compiled"
 if [ ! -e "$compiled" ] || [ -n "$(find "$ROOT/corpus" "$ROOT/indexer" "$ROOT/search" \
   -name '*.py' -newer "$compiled" -print -quit)" ]; then
-  touch "$compiled.new"
+  # Each process its own marker: two commands started together both compile, and the second
+  # rename must not find the first's marker gone (under set -e that ended the command).
+  marker="$compiled.new.$$"
+  touch "$marker"
   "$VENV/bin/python" -m compileall -q "$ROOT/corpus" "$ROOT/indexer" "$ROOT/search" \
     >>"$VENV/bootstrap.log" 2>&1 || true
   # and the methods @dataclass writes for each class (search/dataclass_code.py)
   (cd "$ROOT" && "$VENV/bin/python" -m search.dataclass_code >>"$VENV/bootstrap.log" 2>&1) || true
-  mv "$compiled.new" "$compiled"
+  mv -f "$marker" "$compiled"
 fi
+# Let go of the lock: the command itself runs beside others.
+exec 9>&-
