@@ -193,7 +193,12 @@ def _translations(
         then = _lines(english[start])
         moved: dict[str, str | None] = {}
         if start != newest:
-            for change in compare(english[start], english[newest], ignore_typography=True):
+            # Through the editions between, as `stale` and `diff` pair rules (their keys).
+            between = [english[e] for e in editions if start < e < newest]
+            changed = compare(
+                english[start], english[newest], ignore_typography=True, through=between
+            )
+            for change in changed:
                 if change.old is not None and change.old.number:
                     moved[change.old.number] = change.new.number if change.new else None
         seen: Counter[tuple[str, str]] = Counter()

@@ -570,3 +570,32 @@ def test_check_says_first_when_a_translation_is_checked_against_english_long_bef
         "changed in between is reported here too; add the English edition in effect on "
         "2024-11-23 for a truer check"
     )
+
+
+@pytest.mark.shared_data
+def test_a_rule_rewritten_twice_since_the_catalogue_is_stale_not_removed(
+    shared_data: Path, tmp_path: Path
+):
+    """With English 2025-04-04 loaded between the catalogue's 2020-11-20 and 2026-08-07, 122.8
+    (rewritten in 2025-04-04 and again since) is one rule by its key: `stale` lists it changed
+    and the PO export keeps its Portuguese as a fuzzy entry (it was "removed from English" with
+    an empty msgstr); a rule English removed says the edition it went in, not the newest."""
+    home = tmp_path / "home"
+    files = [
+        shared_data / "cr/pt/comprehensive-rules.po",
+        shared_data / "cr/pt/MagicCompRules-20201120.txt",
+        shared_data / "cr/en/MagicCompRules-20250404.txt",
+        shared_data / "cr/en/MagicCompRules-20260807.txt",
+    ]
+    assert run(home, "add", *map(str, files))[0] == 0
+    code, out = run(home, "stale", "--lang", "pt")
+    assert code == 0
+    assert "pt 122.8 (changed; English 2020-11-20 → 2026-08-07;" in out
+    assert "pt 100.7 (removed from English 2025-04-04;" in out
+    code, _ = run(home, "export", "--format", "po", "--lang", "pt", "--output", str(tmp_path))
+    assert code == 0
+    import polib
+
+    entry = polib.pofile(str(tmp_path / "mtgrules-pt.po")).find("122.8", by="msgctxt")
+    assert entry is not None and entry.fuzzy and entry.previous_msgid
+    assert entry.msgstr.startswith("122.8. Se uma habilidade desencadeada")

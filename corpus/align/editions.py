@@ -542,6 +542,7 @@ class Stale:
     english_to: str
     change: Change
     copies: int = 1  # the translation prints this number more than once: listed once
+    removed_in: str | None = None  # removed: the first loaded edition without the rule
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -559,6 +560,7 @@ class Stale:
             # Moved, and the text differs only in the rule numbers it cites.
             "references_only": self.change.references_only,
             "copies": self.copies,
+            "removed_in": self.removed_in,
             # The number a misprinted one was read as, in the edition followed.
             "read_as": (
                 self.change.old.number
@@ -586,6 +588,20 @@ def translated_from(editions: Sequence[str], records: Sequence[Record]) -> tuple
     return (editions[0] if by_content else followed(list(editions), records[0])), by_content
 
 
+def _removed_in(
+    change: Change, english: Mapping[str, Sequence[Record]], editions: Sequence[str], start: str
+) -> str | None:
+    """A removed rule's first loaded edition after `start` without its key (the rule-identity
+    chain: 100.7 of 2020 is gone since 2025-04-04, not only from the newest edition)."""
+    if change.status != "removed" or change.old is None:
+        return None
+    key = change.old.key
+    return next(
+        (e for e in editions if e > start and all(r.key != key for r in rules_of(english[e]))),
+        None,
+    )
+
+
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:
     """Translated rules whose English counterpart changed after the edition they follow.
 
@@ -604,7 +620,10 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
         start, by_content = translated_from(editions, records)
         if start is None or (start == newest and not any(r.original for r in records)):
             continue
-        changes = compare(english[start], english[newest], ignore_typography=True)
+        # Through the editions between: a rule rewritten twice since is paired as the chain of
+        # consecutive editions pairs it (its key), not taken for one removed and one added.
+        between = [english[e] for e in editions if start < e < newest]
+        changes = compare(english[start], english[newest], ignore_typography=True, through=between)
         changes = changes if start != newest else []
         if by_content:
             at = {c.new.number: c for c in changes if c.new}
@@ -626,5 +645,6 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
                 change, since = _against(record, today[record.key]), PREVIOUS_MSGID
             if change is not None and record.key not in listed:
                 listed.add(record.key)
-                found.append(Stale(record, since, newest, change, copies[record.key]))
+                gone = _removed_in(change, english, editions, start) if change.old else None
+                found.append(Stale(record, since, newest, change, copies[record.key], gone))
     return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

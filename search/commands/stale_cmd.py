@@ -49,7 +49,7 @@ def _line(item: dict[str, Any]) -> str:
         label = f"{number} (a misprint, read as {item['read_as']})"
     status = item["status"]
     if status == "removed":
-        where, what = label, f"removed from English {item['english_to']}"
+        where, what = label, f"removed from English {item.get('removed_in') or item['english_to']}"
     elif status == "moved" and item.get("references_only"):
         where, what = f"{label} → {to}", "moved; only the rule numbers it cites changed"
     elif status == "moved":
