@@ -152,8 +152,9 @@ WILDCARD = re.compile(r"\w[*?]|[*?]\w")
 def is_question(text: str) -> bool:
     """Whether a query is asked as a question: it ends with "?" or opens with a question word
     of some language ("how", "come", "comment", "cómo")."""
-    tokens = TOKEN.findall(text)
-    return text.rstrip().endswith("?") or bool(tokens and tokens[0].lower() in OPENERS)
+    tokens = [t.lower() for t in TOKEN.findall(text)]
+    opening = (tokens[:1], tokens[:2])  # one word ("como") or two ("o que")
+    return text.rstrip().endswith("?") or any(" ".join(o) in OPENERS for o in opening if o)
 
 
 # Sentence punctuation around a word ("regole,", "¡atención!", «peut»): not part of it.

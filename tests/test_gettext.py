@@ -599,3 +599,13 @@ def test_a_rule_rewritten_twice_since_the_catalogue_is_stale_not_removed(
     entry = polib.pofile(str(tmp_path / "mtgrules-pt.po")).find("122.8", by="msgctxt")
     assert entry is not None and entry.fuzzy and entry.previous_msgid
     assert entry.msgstr.startswith("122.8. Se uma habilidade desencadeada")
+
+
+@pytest.mark.shared_data
+def test_a_portuguese_question_is_read_as_one(po_home: Path):
+    """`o que é a pilha` is a question ("o que" opens it) whose one word is "pilha": 405, the
+    stack, first, as `pilha` alone (it searched "é" too and found 112.1 first)."""
+    for asked in ("o que é a pilha", "pilha"):
+        code, out = run(po_home, "search", asked, "--json")
+        assert code == 0
+        assert json.loads(out)["results"][0]["key"] == "405", asked

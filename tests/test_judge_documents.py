@@ -615,6 +615,8 @@ def test_judges_abbreviations_and_unsporting_conducts_degrees(
         ("USC minor", "IPG 4.1"),
         ("condotta antisportiva grave", "IPG 4.2"),
         ("conducta antideportiva menor en competitivo", "IPG 4.1"),
+        ("conduta antiesportiva grave", "IPG 4.2"),  # the Brazilian spelling
+        ("condotta antisportiva lieve", "IPG 4.1"),
     ):
         payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
         assert payload["results"][0]["key"] == key, asked

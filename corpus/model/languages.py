@@ -462,6 +462,8 @@ LANGUAGES: dict[str, Language] = {
         see_words=("veja", "ver"),
         translator_note_labels=("Nota do tradutor",),
         inflection_endings=IBERIAN_ENDINGS,
+        # "é" (is): Whoosh's Portuguese list has "e" (and) and the other forms of "ser", not it.
+        extra_stop_words=frozenset(["é"]),
         question_words=frozenset(
             (
                 "como",
@@ -489,6 +491,7 @@ LANGUAGES: dict[str, Language] = {
         ),
         question_openers=frozenset(
             (
+                "o que",  # "o que é a pilha": the article before "que" opens the question
                 "como",
                 "quando",
                 "onde",
