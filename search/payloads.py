@@ -383,6 +383,13 @@ def _no_such_part(engine: Engine, asked: str, part: str) -> str:
             f"no {part} in the library; add the document with `mtgrules add`, "
             f"or try `mtgrules search {quote(asked)}`"
         )
+    lettered = f"{name} {number[:-1]}"
+    if number[-1:].isalpha() and number[:1].isdigit() and lettered in found:
+        # "IPG 2.1a": the section is there, unlettered (no judge document letters its parts).
+        return (
+            f"the {name} in the library has no {part}: its sections are not lettered "
+            f"(`mtgrules show {quote(lettered)}`)"
+        )
     chapter = f"{name} {number.partition('.')[0]}"
     sections = [key for key in keys if key.startswith(f"{chapter}.")]
     if sections:

@@ -1243,6 +1243,11 @@ def test_a_missing_part_of_a_document_in_the_library_says_what_it_has(
         assert refused(judge_home, monkeypatch, "show", asked).splitlines() == [
             f"error: the {part[:3]} in the library has no {part}; {said}"
         ]
+    # A section asked as a CR subrule is written: said as asked ("2-1a" was), and sent to it.
+    assert refused(judge_home, monkeypatch, "show", "IPG 2.1a").splitlines() == [
+        "error: the IPG in the library has no IPG 2.1a: its sections are not lettered "
+        "(`mtgrules show 'IPG 2.1'`)"
+    ]
 
 
 def test_a_judge_parts_history_is_across_its_own_documents_editions(judge_home: Path) -> None:
@@ -1257,3 +1262,23 @@ def test_a_judge_parts_history_is_across_its_own_documents_editions(judge_home: 
     page = client.get("/history/MTR 3.13")
     assert page.status_code == 200
     assert "<h1>History of MTR 3.13 across MTR editions</h1>" in page.text
+
+
+def test_the_home_page_counts_the_crs_examples_not_the_judge_documents(
+    shared_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """English with the judge documents: the CR line counts 2026-08-07's 277 examples and no
+    notes (it said 302 examples and 48 notes "(in 2026-08-07)": the IPG's were summed in)."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    monkeypatch.setenv("MTGRULES_HOME", str(tmp_path))
+    files = [
+        *sorted((shared_data / "judge").glob("*.html")),
+        shared_data / "cr/en/MagicCompRules-20260807.txt",
+    ]
+    assert CliRunner().invoke(cli, ["add", *map(str, files)]).exit_code == 0
+    assert CliRunner().invoke(cli, ["index"]).exit_code == 0
+    home = TestClient(create_app(tmp_path)).get("/").text
+    assert "147 sections from 100 to 905; 277 examples; 739 glossary entries</td>" in home

@@ -76,6 +76,7 @@ LEVEL_WORDS = {
 _PREFIX = r"^(mtr|ipg|jar)(?![a-z])\s*"
 _PREFIX_FIRST = frozenset("mMiIjJ\u0130\u0131")
 _NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
+_LETTERED = re.compile(r"^(\d{1,2})\.(\d{1,2})([a-zA-Z])\.?$")
 _SLUG = re.compile(r"[^\w]+")
 _SECTION_WORD = re.compile(
     r"^(?:§|[-–—]|(?:section|sezione|secci[oó]n|se[çc][ãa]o)\b\.?)\s*", re.IGNORECASE
@@ -130,6 +131,11 @@ def written_key(text: str) -> str | None:
     # "MTR §2.3", "MTR-2.3", "MTR section 2.3", "MTR 2,3" (a decimal comma): MTR 2.3.
     rest = _SECTION_WORD.sub("", rest)
     number = _NUMBER.match(rest.replace(" ", "").replace(",", "."))
+    if lettered := _LETTERED.match(rest.replace(" ", "").replace(",", ".")):
+        # "IPG 2.1a", as a CR subrule is written: no judge document letters its sections, so
+        # the key says what was asked ("no IPG 2.1a"), not a slug of it ("2-1a").
+        chapter, section, letter = lettered.groups()
+        return key(doc, f"{int(chapter)}.{int(section)}{letter.lower()}")
     if number:
         chapter, section = number.groups()
         return key(doc, f"{int(chapter)}.{int(section)}" if section else str(int(chapter)))

@@ -36,8 +36,10 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
                 echo(f"  rules: {', '.join(concept['rules'])}")
         if payload.get("hidden"):
             from corpus.terms.termbase import SHOWN_CONFIDENCE
+            from search.safe_text import counted
 
-            echo(f"({payload['hidden']} learned pairs below confidence {SHOWN_CONFIDENCE} hidden)")
+            hidden = counted(payload["hidden"], "learned pair")
+            echo(f"({hidden} below confidence {SHOWN_CONFIDENCE} hidden)")
     if not payload["concepts"]:
         raise SystemExit(1)
 

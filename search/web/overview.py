@@ -28,8 +28,8 @@ class Holding:
     documents: list[str] = field(default_factory=list)
     editions: list[str] = field(default_factory=list)
     sections: set[int] = field(default_factory=set)
-    # How many records of each kind: for English, each document's newest edition's (29
-    # editions summed would say 19,000 glossary entries); for a translation, all of them.
+    # How many records of each kind of the CR: for English, the newest edition's (29 editions
+    # summed would say 19,000 glossary entries); for a translation, all of them.
     kinds: Counter[str] = field(default_factory=Counter)
     by_edition: dict[tuple[str, str | None], Counter[str]] = field(default_factory=dict)
     follows: list[str] = field(default_factory=list)  # English editions its documents follow
@@ -125,7 +125,9 @@ def overview(records: Iterable[Record]) -> Overview:
             if holding.lang == "en" and edition and edition > (newest.get(doc) or ""):
                 newest[doc] = edition
         for (doc, edition), kinds in holding.by_edition.items():
-            if doc not in newest or edition == newest[doc]:
+            # The CR's: the line says "(in 2026-08-07)", an edition of the CR; the judge
+            # documents' examples and notes are theirs, listed with them.
+            if doc == "cr" and (doc not in newest or edition == newest[doc]):
                 holding.kinds.update(kinds)
         holding.documents.sort()
         holding.editions.sort()
