@@ -609,3 +609,28 @@ def test_a_portuguese_question_is_read_as_one(po_home: Path):
         code, out = run(po_home, "search", asked, "--json")
         assert code == 0
         assert json.loads(out)["results"][0]["key"] == "405", asked
+
+
+@pytest.mark.shared_data
+def test_the_web_lists_a_translations_stale_rules(po_home: Path):
+    """`/stale?lang=pt` is `stale --lang pt` on a page (as many rules, each linked, with its
+    English diff); the home page and the diff page of a one-edition translation link to it;
+    a language without a translation here is a 400 naming those there are."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    assert run(po_home, "index")[0] == 0
+    code, out = run(po_home, "stale", "--lang", "pt", "--json")
+    assert code == 0
+    stale = json.loads(out)["stale"]
+    client = TestClient(create_app(po_home))
+    page = client.get("/stale?lang=pt")
+    assert page.status_code == 200
+    assert f"<h2>Português: {len(stale)} stale rules</h2>" in page.text
+    first = stale[0]["key"]
+    assert f'<a href="/rule/{first}">{first}</a>' in page.text
+    assert 'href="/stale?lang=pt"' in client.get("/").text
+    assert 'href="/stale?lang=pt"' in client.get("/diff?doc=cr&lang=pt").text
+    refused = client.get("/stale?lang=en")
+    assert refused.status_code == 400 and "a translation&#39;s language here" in refused.text

@@ -376,6 +376,7 @@ def test_the_apis_errors_name_parameters_and_requests(client: TestClient):
         ("/api/diff?from=2025-13-01&to=latest", "'2025-13-01' for from= is not a date;"),
         ("/api/diff?from=2025-11-14", "give to=, e.g. ?from=2024-11-08&to=2025-07-25"),
         ("/api/diff?from=2025-11-14&to=latest&numbering=foo", "numbering: to (the edition"),
+        ("/api/diff?doc=jar", "give from= and to=: the JAR is not in this library"),
     ):
         answer = client.get(url)
         assert answer.status_code == 400 and answer.json()["error"].startswith(said), url

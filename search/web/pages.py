@@ -31,6 +31,7 @@ from search.web.app import (
     _limit,
     api_diff,
     api_history,
+    api_stale,
     diff_document,
 )
 from search.web.changes import as_html
@@ -379,7 +380,11 @@ async def diff_page(request: Request) -> Response:
         note = f"this library has {len(editions) or 'no'} {name} edition" + (
             "" if len(editions) == 1 else "s"
         )
-        return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two")
+        stale = lang != "en" and doc == "cr" and len(editions) == 1
+        # Staleness is against English: a library without an English edition has none.
+        stale = stale and bool(await library.run(_diff_editions, library, "en", "cr"))
+        return page("diff.html", title=title, form=form, diffs=[], note=f"{note}; a diff needs two",
+                    stale=lang if stale else None)  # fmt: skip
     params = {"from": old, "to": new, "lang": ",".join(langs), "rule": rule or None, "doc": doc}
     params["ignore_typography"] = "1" if form["ignore"] else None
     params["numbering"] = "to" if query.get("numbering") == "to" else None
@@ -427,6 +432,35 @@ async def history_page(request: Request) -> Response:
     editions = "English" if doc == "cr" else doc.upper()
     return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
                 known=known, editions=editions, changed=changed)  # fmt: skip
+
+
+async def stale_page(request: Request) -> Response:
+    """The translated rules whose English changed since the edition they follow, for a
+    translation's language: the first one the library holds unless `lang=` says."""
+    from corpus.align.editions import PREVIOUS_MSGID
+
+    library = _library(request)
+    try:
+        overview = await library.run(library.overview)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "stale — mtgrules", str(problem))
+    choices = [code for code in overview.holdings if code != "en"]
+    lang = (request.query_params.get("lang") or (choices[0] if choices else "")).strip()
+    context = {"choices": choices, "lang": lang, "previous_msgid": PREVIOUS_MSGID}
+    if not choices:
+        note = "this library has no translation; add one with `mtgrules add`"
+        return page("stale.html", title="stale — mtgrules", payload=None, error=note, **context)
+    if lang not in choices:
+        held = ", ".join(choices)
+        return error_page(400, "stale — mtgrules", f"lang: a translation's language here ({held})")
+    try:
+        payload = await library.run(api_stale, library, _with_query(request, {"lang": lang}))
+        numbers = {i[k] for i in payload["stale"] for k in ("key", "english_number") if i.get(k)}
+        known = await library.with_engine(_known, numbers)
+    except payloads.Problem as problem:
+        return error_page(problem.status, "stale — mtgrules", str(problem))
+    return page("stale.html", title=f"stale {lang} — mtgrules", payload=payload, known=known,
+                **context)  # fmt: skip
 
 
 async def sources_page(request: Request) -> Response:
