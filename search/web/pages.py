@@ -446,7 +446,7 @@ async def stale_page(request: Request) -> Response:
         return error_page(problem.status, "stale — mtgrules", str(problem))
     choices = [code for code in overview.holdings if code != "en"]
     lang = (request.query_params.get("lang") or (choices[0] if choices else "")).strip()
-    context = {"choices": choices, "lang": lang, "previous_msgid": PREVIOUS_MSGID}
+    context: dict[str, Any] = {"choices": choices, "lang": lang, "previous_msgid": PREVIOUS_MSGID}
     if not choices:
         note = "this library has no translation; add one with `mtgrules add`"
         return page("stale.html", title="stale — mtgrules", payload=None, error=note, **context)
