@@ -51,6 +51,10 @@ def searched(token: str, stop: Callable[[str], bool] = is_stop_word) -> str | No
     return None if stop(word.lower()) else word
 
 
+# A number as the rules write it in every language: "0", "7", "+1/+1", "-1/-1", "1/1".
+_NUMBER_WORD = re.compile(r"^[+-]?\d+(?:/[+-]?\d+)?$")
+
+
 def build(
     text: str,
     translations: Translations,
@@ -81,7 +85,9 @@ def build(
         if word is None:
             continue
         fields = every_field
-        if token in english:
+        if token in english or _NUMBER_WORD.match(token):
+            # An English word of the query, or a number ("resistencia 0"), written alike in
+            # every language: in English too, where the rule that answers is surely ruled.
             fields = [*every_field, *(f for f in fields_for("en") if f not in every_field)]
         alternatives: list[Any] = [_word(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):

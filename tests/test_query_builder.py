@@ -27,6 +27,15 @@ def test_translations_are_searched_in_their_own_language(seeds_engine: Engine):
     assert results[0].key == "205.4d"
 
 
+def test_a_number_is_searched_in_english_too(seeds_engine: Engine):
+    """'resistencia 0': the 0 is written alike in every language, so the English rule that
+    says "toughness 0" (704.5f) has it too, not only the Spanish text; a word is not."""
+    query, _ = seeds_engine.query("criatura con resistencia 0")
+    found = leaves(query)
+    assert Term("text_es", "0") in found and Term("text_en", "0") in found
+    assert Term("text_en", "criatura") not in found
+
+
 def test_operators_go_through_the_parser(seeds_engine: Engine):
     """NOT, OR and parentheses keep Whoosh's query syntax."""
     query, _ = seeds_engine.query("leggendario NOT mondo")
