@@ -1259,6 +1259,14 @@ def test_a_judge_parts_history_is_across_its_own_documents_editions(judge_home: 
 
     client = TestClient(create_app(judge_home))
     assert ">History across MTR editions</a>" in client.get("/doc/mtr/3.13").text
+    # and to what changed in it between the MTR's two newest editions, as a CR rule's page does
+    link = (
+        '<a href="/diff?doc=mtr&amp;from=2024-12-16&amp;to=2025-11-10&amp;rule=MTR+3.13">'
+        "What changed in this part (2024-12-16 → 2025-11-10)</a>"
+    )
+    assert link in client.get("/doc/mtr/3.13").text
+    changed = client.get("/diff?doc=mtr&from=2024-12-16&to=2025-11-10&rule=MTR+3.13")
+    assert changed.status_code == 200 and "1 change</h2>" in changed.text
     page = client.get("/history/MTR 3.13")
     assert page.status_code == 200
     assert "<h1>History of MTR 3.13 across MTR editions</h1>" in page.text

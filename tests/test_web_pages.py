@@ -359,6 +359,13 @@ def test_the_api_says_nothing_found_as_the_command_line_does(client: TestClient)
     assert client.get("/api/term/" + "a" * 600).status_code == 400
 
 
+def test_the_home_page_refuses_a_bad_parameter_without_a_query(client: TestClient):
+    """`/?q=&limit=abc` is a 400 naming limit (it was the home page, the parameter ignored)."""
+    answer = client.get("/?q=&limit=abc")
+    assert answer.status_code == 400 and "limit: a whole number from 1 to" in answer.text
+    assert client.get("/?limit=5").status_code == 200
+
+
 def test_the_apis_errors_name_parameters_and_requests(client: TestClient):
     """An API error says its fix for a script: parameters (lang=, from=), requests
     (/api/search?q=…), not the command line's options and commands; bad values of against=,

@@ -138,6 +138,10 @@ async def home_page(request: Request) -> Response:
     q = context["q"]
     if not q:
         try:
+            # The search's parameters are checked though there is nothing to search: a bad
+            # one is a 400 naming it, not silently the home page.
+            _limit(request, 10)
+            _filters(request)
             overview = await library.run(library.overview)
         except payloads.Problem as problem:
             return error_page(problem.status, "mtgrules", str(problem))
@@ -322,6 +326,10 @@ async def _rule_page(request: Request, rule: str) -> Response:
         notes=missing_notes(overview, written_key(rule) or rule, present, wanted),
         history=(numbered and english_rule) or judged,
         diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
+        # A judge part's own two newest editions (the MTR's dates, not the CR's).
+        part_editions=(await library.run(_diff_editions, library, "en", payload["document"]))[-2:]
+        if judged
+        else [],
     )
 
 
