@@ -80,6 +80,17 @@ def search(
                 f"no {named(filters.langs, ' or ')} text matches it, {named(written)} text does;"
                 f" search without --lang"
             )
+    elif not results and filters.docs and not number:
+        # Nothing in the documents asked for: say which others have it ("tiebreakers
+        # --doc ipg": the MTR's 3.1).
+        _, other_documents, _ = search(engine, text, dataclasses.replace(filters, docs=()), 1)
+        if other_documents:
+            first = other_documents[0].key
+            having_it = first if doc_of_key(first) != "cr" else f"the CR's {first}"
+            payload["note"] = (
+                f"no {named_documents(filters.docs)} text matches it; {having_it} does: "
+                "search without --doc"
+            )
     elif not results and number:
         payload["note"] = (
             f"no rule {text.strip()} in the library (`mtgrules sources` lists what it holds)"
@@ -114,6 +125,11 @@ def named(codes: Sequence[str], last: str = " and ") -> str:
     """Languages by name: "Italian, French and Spanish"."""
     names = [language_name(code) for code in codes]
     return last.join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
+
+
+def named_documents(docs: Sequence[str]) -> str:
+    """Documents by code: "IPG", "IPG or JAR", "CR"."""
+    return " or ".join(doc.upper() if doc != "cr" else "CR" for doc in docs)
 
 
 def _not_in_languages(engine: Engine, filters: Filters) -> str | None:

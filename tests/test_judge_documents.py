@@ -1290,3 +1290,14 @@ def test_the_home_page_counts_the_crs_examples_not_the_judge_documents(
     assert CliRunner().invoke(cli, ["index"]).exit_code == 0
     home = TestClient(create_app(tmp_path)).get("/").text
     assert "147 sections from 100 to 905; 277 examples; 739 glossary entries</td>" in home
+
+
+def test_nothing_in_the_document_asked_names_the_one_that_has_it(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`search tiebreakers --doc ipg` finds nothing in the IPG and says the MTR's 3.1 has it
+    (it said only "no rules match")."""
+    error = refused(judge_home, monkeypatch, "search", "tiebreakers", "--doc", "ipg")
+    assert error == (
+        "no rules match 'tiebreakers'; no IPG text matches it; MTR 3.1 does: search without --doc\n"
+    )
