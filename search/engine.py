@@ -242,6 +242,11 @@ class Engine:
         )
         if meant:
             query = dataclasses.replace(query, tournament=True)
+        if query.level_document == "jar":
+            # At Regular REL the JAR judges, not the IPG: an infraction the question names
+            # asks the JAR's sections ("en REL Regular mi oponente robó una carta de más").
+            named = {key for key in named if doc_of_key(key) != "ipg"}
+            meant = {key for key in meant if doc_of_key(key) != "ipg"}
         infractions = Infractions(named | meant, meant | (named if whole else set()))
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among

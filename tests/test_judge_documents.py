@@ -648,6 +648,26 @@ def test_a_date_before_a_judge_documents_editions_names_its_editions(
     )
 
 
+def test_extra_cards_seen_or_drawn_as_judges_say_it(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cards seen or drawn "en trop", "de más": Looking at Extra Cards (IPG 2.2) or a Hidden Card
+    Error (IPG 2.3) first (they found 701.20e and 121.2); at Regular REL an infraction named is
+    judged by the JAR's part, not the IPG's."""
+    for asked, key in (
+        ("un joueur a regardé une carte en trop", "IPG 2.2"),
+        ("el jugador miró cartas de más", "IPG 2.2"),
+        ("el jugador robó una carta de más", "IPG 2.3"),
+        ("pesca una carta in più", "IPG 2.3"),
+    ):
+        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
+        assert payload["results"][0]["key"] == key, asked
+    # At Regular REL an infraction named is the JAR's part, not the IPG's (IPG 2.1 came first).
+    regular = "en REL Regular, déclenchement oublié"
+    payload = json.loads(run(judge_home, monkeypatch, "search", regular, "--json"))
+    assert payload["results"][0]["key"] == "JAR a-player-forgets-a-triggered-ability"
+
+
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Portuguese, the fifth language of the table, has the infractions' names too: `term
     atraso` is tardiness (IPG 3.1), and `assistência externa` finds IPG 3.2 first (a
