@@ -330,6 +330,9 @@ def test_commands_started_together_all_run_while_the_launcher_compiles() -> None
     ]
     for command in commands:
         out, err = command.communicate(timeout=300)
-        assert (command.returncode, err) == (0, ""), err
+        # The test runner's .venv has the test extras: the first plain command may set it up
+        # again (said on stderr, once); nothing else may be said.
+        said = [line for line in err.splitlines() if not line.startswith("mtgrules: setting up")]
+        assert (command.returncode, said) == (0, []), err
         assert out.startswith("Usage: mtgrules")
     assert marker.stat().st_mtime > 0
