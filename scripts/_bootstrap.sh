@@ -15,7 +15,9 @@ if command -v flock >/dev/null 2>&1; then
   exec 9>"$VENV/.setup.lock"
   flock 9
 fi
-if [ ! -x "$VENV/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+# An install with the test extras has everything the plain commands need too.
+installed() { [ "$(cat "$VENV/.installed-$1" 2>/dev/null)" = "$want" ]; }
+if [ ! -x "$VENV/bin/python" ] || ! { installed "${extras:-base}" || { [ -z "$extras" ] && installed test; }; }; then
   echo "mtgrules: setting up $VENV (first run only)..." >&2
   [ -x "$VENV/bin/python" ] || python3 -m venv "$VENV"
   spec="$ROOT"
