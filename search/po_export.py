@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from importlib.metadata import version
 
 from corpus.align.editions import by_edition, compare, translated_from, typography_folded
+from corpus.model.documents import doc_of_key
 from corpus.model.languages import LANGUAGES
 from corpus.model.records import Record
 
@@ -43,6 +44,9 @@ def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | Non
     `left_out` is given the translations that have no line there (their English is gone)."""
     import polib
 
+    # The CR's records: the judge documents' English editions are no CR edition to follow (their
+    # dates in the chain of editions broke every rule's identity, and every line was "gone").
+    records = [r for r in records if doc_of_key(r.key) == "cr"]
     english = by_edition(records, "en")
     if not english:
         raise ValueError("no English edition in the library; add one with `mtgrules add`")
