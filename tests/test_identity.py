@@ -364,8 +364,8 @@ def test_a_gone_rules_page_links_a_diff_that_shows_its_removal(library: Path):
 def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
     """/diff?lang=en,es is read as /api/diff?lang=en,es is: English is compared, and Spanish,
     which follows one edition only here, is named with why it is not (on the page in the
-    page's words: no command-line option, a link to the Sources page); an unknown code is a
-    400."""
+    page's words: no command-line option, a link to its stale translations page); an unknown
+    code is a 400."""
     import html
 
     from starlette.testclient import TestClient
@@ -383,7 +383,7 @@ def test_the_diff_page_takes_several_languages_as_the_api_does(library: Path):
     assert spanish["skipped"].startswith("Spanish has one edition here (2025-11-14)")
     text = html.unescape(page.text)
     assert "Spanish has one edition here (2025-11-14): From 2025-11-14 and To 2026-08-07" in text
-    assert '<a href="/sources">the Sources page</a>' in page.text
+    assert '<a href="/stale?lang=es">the stale translations page</a>' in page.text
     assert "--from" not in text and "mtgrules stale" not in text
     # Spanish first: the pickers are English's (Spanish has one edition), both are said.
     spanish_first = html.unescape(client.get("/diff" + query.replace("en,es", "es,en")).text)

@@ -342,7 +342,10 @@ def test_a_messages_command_line_fix_is_said_in_the_pages_words():
         'its chapter MTR 3 (<a href="/doc/mtr/3">MTR 3</a>)'
     )
     assert str(for_web("--from 2025-11-14: `mtgrules stale --lang es`")) == (
-        'From 2025-11-14: <a href="/sources">the Sources page</a>'
+        'From 2025-11-14: <a href="/stale?lang=es">the stale translations page</a>'
+    )
+    assert str(for_web("MTR 3.1 does: search without --doc")) == (
+        "MTR 3.1 does: search with no document ticked"
     )
     assert str(for_web("add it: `mtgrules add FILE`")) == "add it: <code>mtgrules add FILE</code>"
 

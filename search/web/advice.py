@@ -18,6 +18,7 @@ _COMMAND = re.compile(r"`mtgrules ([^`]+)`")
 _CODES = "|".join(LANGUAGES)  # "--lang or" is no language
 _OPTIONS = (
     (re.compile(r"\bwithout --lang\b"), "with no language ticked"),
+    (re.compile(r"\bwithout --doc\b"), "with no document ticked"),
     (re.compile(rf"\bwith --lang ({_CODES})\b"), lambda m: f"with {_language(m[1])} ticked"),
     (re.compile(rf"--lang ({_CODES})\b"), lambda m: f"{_language(m[1])} ticked"),
     (re.compile(r"--edition\b"), "the edition"),
@@ -62,7 +63,8 @@ def _command(command: str) -> Markup:
     elif name == "term" and rest:
         url = href("term", rest[0])
     elif name == "stale":
-        url = href("sources")  # each translation's rules changed in English since, by document
+        # The stale page of the language asked (several: the first; the page picks others).
+        url = href("stale", lang=(options.get("--lang") or "").split(",")[0] or None)
     elif name == "diff":
         url = href("diff", doc=options.get("--doc"), from_=options.get("--from"))
     if url is None:
@@ -70,7 +72,7 @@ def _command(command: str) -> Markup:
     label = {
         "search": f"search for “{' '.join(rest)}”",
         "history": f"the history of {rest[0] if rest else ''}",
-        "stale": "the Sources page",
+        "stale": "the stale translations page",
         "diff": "the diff page",
     }.get(name, rest[0] if rest else name)
     return Markup('<a href="{}">{}</a>').format(url, label)
