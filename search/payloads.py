@@ -926,8 +926,41 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     english = by_edition(records, "en")
     if not english:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
-    found = stale_rules([r for r in records if r.lang in langs], english)
-    return {"lang": ",".join(langs), "stale": [s.to_json() for s in found]}
+    translated = [r for r in records if r.lang in langs]
+    found = stale_rules(translated, english)
+    return {
+        "lang": ",".join(langs),
+        "stale": [s.to_json() for s in found],
+        "notes": _compared_long_before(translated, list(english)),
+    }
+
+
+def _compared_long_before(translated: Sequence[Record], dates: list[str]) -> list[str]:
+    """A note for each dated translation compared with an English edition long before its date
+    (the newest loaded on or before it): its list holds what it may already have."""
+    from corpus.align.editions import rules_of
+    from corpus.model.dates import days_between
+    from corpus.qa import FAR_BEHIND
+
+    by_source: dict[str, list[Record]] = {}
+    for record in translated:
+        by_source.setdefault(record.source, []).append(record)
+    notes = []
+    for source, mine in sorted(by_source.items()):
+        rules = rules_of(mine)
+        first = rules[0] if rules else None
+        compared = followed(dates, first) if first else None
+        if first is None or not first.edition or not compared or first.follows != compared:
+            continue
+        gap = days_between(compared, first.edition)
+        if gap > FAR_BEHIND:
+            notes.append(
+                f"{first.lang} {source} is dated {first.edition} and compared with English "
+                f"{compared}, the newest loaded on or before it ({gap:,} days older): what English "
+                f"changed in between is listed too; add the English edition in effect on "
+                f"{first.edition} for a truer list"
+            )
+    return notes
 
 
 def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dict[str, Any]:

@@ -638,3 +638,20 @@ def test_the_web_lists_a_translations_stale_rules(po_home: Path):
     assert 'href="/stale?lang=pt"' in client.get("/diff?doc=cr&lang=pt").text
     refused = client.get("/stale?lang=en")
     assert refused.status_code == 400 and "a translation&#39;s language here" in refused.text
+
+
+@pytest.mark.shared_data
+def test_stale_says_when_a_translation_is_compared_with_english_long_before_it(po_home: Path):
+    """The Italian seed (2024-11-23) with English 2020-11-20 and 2026-08-07 loaded is compared
+    with 2020-11-20: `stale` says so first (on stderr, in JSON `notes`), as `check` does, since
+    its list then holds changes the translation may already have."""
+    result = CliRunner(env={"MTGRULES_HOME": str(po_home)}).invoke(cli, ["stale", "--lang", "it"])
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[-1] == (
+        "note: it 000_3f40d4614bb0d7a7.txt is dated 2024-11-23 and compared with English "
+        "2020-11-20, the newest loaded on or before it (1,464 days older): what English changed "
+        "in between is listed too; add the English edition in effect on 2024-11-23 for a truer "
+        "list"
+    )
+    _, out = run(po_home, "stale", "--lang", "pt", "--json")
+    assert json.loads(out)["notes"] == []  # the catalogue is undated: it follows its text

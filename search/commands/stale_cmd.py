@@ -26,6 +26,8 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         echo_json(payload)
         return
+    for note in payload.get("notes", []):
+        echo(f"note: {note}", err=True)
     found = payload["stale"]
     for lang in langs:
         count = sum(1 for item in found if item["lang"] == lang)
