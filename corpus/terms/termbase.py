@@ -214,6 +214,26 @@ def english_concepts(prepared: Prepared) -> list[str]:
     return [*(concept_name(t.english) for t in static_terms()), *prepared[1].values()]
 
 
+def glossary_terms(records: Iterable[Record], known: Sequence[Term]) -> list[Term]:
+    """A translated glossary's headwords, each the term of the English headword its entry is
+    keyed by (the Brazilian catalogue's "Atropelar" for Trample, whose cards the MTGJSON files
+    do not print in Portuguese): what the term base has not already. Headwords with a comma or
+    a bracket ("Kicker, Kicked", "Bury (Obsolete)") name more than one term: left out."""
+    have = {(t.lang, t.english.lower(), t.term.lower()) for t in known}
+    found: dict[tuple[str, str, str], Term] = {}
+    for record in records:
+        title, english = record.title or "", record.key
+        if record.kind != "glossary" or record.lang not in TRANSLATED or not title:
+            continue
+        if any(mark in title + english for mark in ",()") or title.lower() == english.lower():
+            continue
+        at = (record.lang, english.lower(), title.lower())
+        if at not in have and at not in found:
+            source = f"glossary of {record.source}: “{title}” is its entry for {english}"
+            found[at] = Term(english.lower(), record.lang, title, source)
+    return list(found.values())
+
+
 def learned_term(learned: Learned) -> Term:
     where = "; ".join(learned.sources)
     return Term(
@@ -296,10 +316,8 @@ class TermBase:
         prepared = prepared or prepare(records, follows or {})
         learned = [learned_term(t) for t in learn(records, follows or {}, cache, prepared)]
         curated = unlearned(static_terms(), learned)
-        return cls(
-            [*curated, *whole_terms(learned, [*curated, *learned])],
-            english=english_concepts(prepared),
-        )
+        known = [*curated, *whole_terms(learned, [*curated, *learned])]
+        return cls([*known, *glossary_terms(records, known)], english=english_concepts(prepared))
 
     @classmethod
     def english_side(cls, prepared: Prepared) -> TermBase:
