@@ -244,11 +244,17 @@ def ranked(problems: Sequence[Problem]) -> list[Problem]:
 def translator_notes(records: Sequence[Record]) -> list[Problem]:
     """Every translator's note ("(NdT: …)"), for a reviewer to read."""
     return [
-        Problem(r.source, r.number or r.parent or r.key, "translator-note", note)
+        Problem(r.source, r.number or r.parent or _glossary_place(r), "translator-note", note)
         for r in records
         if "translator-note" in r.flags
         for note in _NOTE.findall(r.text)
     ]
+
+
+def _glossary_place(record: Record) -> str:
+    """Where a note stands that has no rule number: a glossary entry by its headword, said so
+    (`glossary "You, Your"`, not "You, Your" where a rule number goes)."""
+    return f'glossary "{record.key}"' if record.kind == "glossary" else record.key
 
 
 _NOTE = re.compile(rf"({TRANSLATOR_NOTE.pattern}[^()]*(?:\([^()]*\)[^()]*)*\))", re.IGNORECASE)

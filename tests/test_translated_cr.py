@@ -259,6 +259,8 @@ def test_check_and_stale_on_the_spanish_cr(spanish_home: Path):
     assert ("716.38b", "extra") in problems
     assert sum(check == "missing" for _, check in problems) == 3
     assert sum(check == "translator-note" for _, check in problems) == 8
+    # A note in a glossary entry stands at its headword, said so (not where a number goes).
+    assert ('glossary "You, Your"', "translator-note") in problems
     code, out = run(spanish_home, "stale", "--lang", "es", "--json")
     assert code == 0
     stale = json.loads(out)["stale"]
