@@ -187,18 +187,25 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
 FAR_BEHIND = 180  # days between a translation's date and the English edition it is checked with
 
 
-def far_behind(rule: Record, compared: str) -> Problem | None:
-    """A finding to read first when a dated translation is checked against an English edition
-    long before its date (the newest loaded on or before it): what English changed in between
-    is reported as the translation's fault. None when near, or undated, or aligned by its
-    numbering or text (it follows what it matches)."""
+def days_behind(rule: Record, compared: str) -> int | None:
+    """How many days a dated translation is after the English edition it is compared with
+    (the newest loaded on or before its date), when that is long (over FAR_BEHIND days); None
+    when near, or undated, or aligned by its numbering or text (it follows what it matches)."""
     if not rule.edition or not compared or rule.follows != compared:
         return None
     try:
         gap = days_between(compared, rule.edition)
     except ValueError:
         return None
-    if gap <= FAR_BEHIND:
+    return gap if gap > FAR_BEHIND else None
+
+
+def far_behind(rule: Record, compared: str) -> Problem | None:
+    """A finding to read first when a dated translation is checked against an English edition
+    long before its date: what English changed in between is reported as the translation's
+    fault (`days_behind`)."""
+    gap = days_behind(rule, compared)
+    if gap is None:
         return None
     message = (
         f"dated {rule.edition}, checked against English {compared}, the newest loaded edition "

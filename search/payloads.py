@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -935,12 +935,33 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     }
 
 
+def stale_status(item: Mapping[str, Any]) -> str:
+    """What happened to a stale translation's English, in words (the CLI's line, the web page):
+    "changed", "moved and changed", "removed from English 2025-04-04"…"""
+    status = item["status"]
+    if status == "removed":
+        return f"removed from English {item.get('removed_in') or item['english_to']}"
+    if status == "moved" and item.get("references_only"):
+        return "moved; only the rule numbers it cites changed"
+    if status == "moved":
+        return "moved; English text unchanged"
+    return "moved and changed" if status == "moved+changed" else "changed"
+
+
+def stale_since(item: Mapping[str, Any]) -> str:
+    """The English a stale translation was made from: an edition, or a fuzzy catalogue entry's
+    previous msgid."""
+    from corpus.align.editions import PREVIOUS_MSGID
+
+    since: str = item["english_from"]
+    return "of its previous msgid" if since == PREVIOUS_MSGID else since
+
+
 def _compared_long_before(translated: Sequence[Record], dates: list[str]) -> list[str]:
     """A note for each dated translation compared with an English edition long before its date
-    (the newest loaded on or before it): its list holds what it may already have."""
+    (corpus.qa.days_behind): its list holds what it may already have."""
     from corpus.align.editions import rules_of
-    from corpus.model.dates import days_between
-    from corpus.qa import FAR_BEHIND
+    from corpus.qa import days_behind
 
     by_source: dict[str, list[Record]] = {}
     for record in translated:
@@ -948,17 +969,14 @@ def _compared_long_before(translated: Sequence[Record], dates: list[str]) -> lis
     notes = []
     for source, mine in sorted(by_source.items()):
         rules = rules_of(mine)
-        first = rules[0] if rules else None
-        compared = followed(dates, first) if first else None
-        if first is None or not first.edition or not compared or first.follows != compared:
-            continue
-        gap = days_between(compared, first.edition)
-        if gap > FAR_BEHIND:
+        compared = followed(dates, rules[0]) if rules else None
+        if rules and compared and (gap := days_behind(rules[0], compared)) is not None:
+            edition = rules[0].edition
             notes.append(
-                f"{first.lang} {source} is dated {first.edition} and compared with English "
+                f"{rules[0].lang} {source} is dated {edition} and compared with English "
                 f"{compared}, the newest loaded on or before it ({gap:,} days older): what English "
                 f"changed in between is listed too; add the English edition in effect on "
-                f"{first.edition} for a truer list"
+                f"{edition} for a truer list"
             )
     return notes
 

@@ -261,6 +261,13 @@ def run(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> str:
     return result.output
 
 
+def found(home: Path, monkeypatch: pytest.MonkeyPatch, query: str) -> list[str]:
+    """The keys `search QUERY --json` gives, best first."""
+    return [
+        r["key"] for r in json.loads(run(home, monkeypatch, "search", query, "--json"))["results"]
+    ]
+
+
 def refused(home: Path, monkeypatch: pytest.MonkeyPatch, *args: str, code: int = 1) -> str:
     """The one-line error of a command refused with `code` (nothing on stdout)."""
     monkeypatch.setenv("MTGRULES_HOME", str(home))
@@ -560,8 +567,7 @@ def test_an_infraction_named_verb_first_is_its_section(
     déclenchement" a trigger (curated: the noun judges use): IPG 2.1 first (603's rules
     before); "déclenchement" alone finds the trigger rules (it found nothing)."""
     for asked in ("oublié un déclenchement", "il giocatore ha dimenticato un innesco"):
-        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
-        assert payload["results"][0]["key"] == "IPG 2.1", asked
+        assert found(judge_home, monkeypatch, asked)[0] == "IPG 2.1", asked
     assert run(judge_home, monkeypatch, "term", "déclenchement").startswith("trigger\n")
 
 
@@ -594,8 +600,7 @@ def test_a_judges_concept_names_its_section_in_every_language(
         ("come funzionano gli spareggi", "MTR 3.1"),
         ("posso usar protetores de cartas transparentes?", "MTR 3.11"),
     ):
-        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
-        assert payload["results"][0]["key"] == key, asked
+        assert found(judge_home, monkeypatch, asked)[0] == key, asked
     output = run(judge_home, monkeypatch, "term", "appunti")
     assert output.startswith("taking notes\n") and "  fr  prendre des notes  — curated" in output
 
@@ -618,13 +623,11 @@ def test_judges_abbreviations_and_unsporting_conducts_degrees(
         ("conduta antiesportiva grave", "IPG 4.2"),  # the Brazilian spelling
         ("condotta antisportiva lieve", "IPG 4.1"),
     ):
-        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
-        assert payload["results"][0]["key"] == key, asked
+        assert found(judge_home, monkeypatch, asked)[0] == key, asked
     # "DQ" is a tournament's word: the penalties come first, not the CR's 205.3b.
-    payload = json.loads(
-        run(judge_home, monkeypatch, "search", "cosa succede dopo un DQ", "--json")
+    assert {"IPG 1.1", "IPG appendix-a"} <= set(
+        found(judge_home, monkeypatch, "cosa succede dopo un DQ")[:2]
     )
-    assert {"IPG 1.1", "IPG appendix-a"} <= {r["key"] for r in payload["results"][:2]}
 
 
 def test_a_date_before_a_judge_documents_editions_names_its_editions(
@@ -660,12 +663,10 @@ def test_extra_cards_seen_or_drawn_as_judges_say_it(
         ("el jugador robó una carta de más", "IPG 2.3"),
         ("pesca una carta in più", "IPG 2.3"),
     ):
-        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
-        assert payload["results"][0]["key"] == key, asked
+        assert found(judge_home, monkeypatch, asked)[0] == key, asked
     # At Regular REL an infraction named is the JAR's part, not the IPG's (IPG 2.1 came first).
     regular = "en REL Regular, déclenchement oublié"
-    payload = json.loads(run(judge_home, monkeypatch, "search", regular, "--json"))
-    assert payload["results"][0]["key"] == "JAR a-player-forgets-a-triggered-ability"
+    assert found(judge_home, monkeypatch, regular)[0] == "JAR a-player-forgets-a-triggered-ability"
 
 
 def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -674,8 +675,7 @@ def test_infraction_names_in_portuguese(judge_home: Path, monkeypatch: pytest.Mo
     Brazilian judge's "penalidade por atraso" found 104.3k, nothing of the IPG's)."""
     output = run(judge_home, monkeypatch, "term", "atraso")
     assert output.startswith("tardiness\n") and "  pt  atraso  — curated: translated name" in output
-    payload = json.loads(run(judge_home, monkeypatch, "search", "assistência externa", "--json"))
-    assert payload["results"][0]["key"] == "IPG 3.2"
+    assert found(judge_home, monkeypatch, "assistência externa")[0] == "IPG 3.2"
     payload = json.loads(run(judge_home, monkeypatch, "search", "penalidade por atraso", "--json"))
     assert "IPG 3.1" in [r["key"] for r in payload["results"][:3]]
 
@@ -690,8 +690,7 @@ def test_a_player_who_comes_late_is_tardiness_in_every_language(
         "que se passe-t-il si un joueur arrive en retard",
         "qué pasa si un jugador llega tarde",
     ):
-        payload = json.loads(run(judge_home, monkeypatch, "search", asked, "--json"))
-        assert payload["results"][0]["key"] == "IPG 3.1", asked
+        assert found(judge_home, monkeypatch, asked)[0] == "IPG 3.1", asked
 
 
 def test_a_question_in_another_language_finds_the_judge_documents_words(

@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from corpus.align.editions import PREVIOUS_MSGID
 from search import payloads
 from search.commands.options import json_option, lang_option, problems_as_errors
 from search.render import colour_diff
@@ -49,22 +48,11 @@ def _line(item: dict[str, Any]) -> str:
     label = f"{number} (aligned to {key})" if aligned else number
     if item.get("read_as"):
         label = f"{number} (a misprint, read as {item['read_as']})"
-    status = item["status"]
-    if status == "removed":
-        where, what = label, f"removed from English {item.get('removed_in') or item['english_to']}"
-    elif status == "moved" and item.get("references_only"):
-        where, what = f"{label} → {to}", "moved; only the rule numbers it cites changed"
-    elif status == "moved":
-        where, what = f"{label} → {to}", "moved; English text unchanged"
-    elif status == "moved+changed":
-        where, what = f"{label} → {to}", "moved and changed"
-    else:
-        where, what = label, "changed"
+    where = f"{label} → {to}" if item["status"].startswith("moved") else label
+    what = payloads.stale_status(item)
     twice = f", printed {item['copies']} times" if item.get("copies", 1) > 1 else ""
     edition = item["edition"] or "undated"
-    since = item["english_from"]
-    if since == PREVIOUS_MSGID:  # a fuzzy catalogue entry: from the English it was made of
-        since = "of its previous msgid"
+    since = payloads.stale_since(item)
     return (
         f"{item['lang']} {where} ({what}{twice}; English {since} → "
         f"{item['english_to']}; {edition}, {item['source']})"

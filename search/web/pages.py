@@ -50,6 +50,8 @@ def _environment() -> Environment:
     environment.filters["diff_html"] = as_html
     environment.filters["rule_href"] = rule_href
     environment.filters["for_web"] = for_web
+    environment.filters["stale_status"] = payloads.stale_status
+    environment.filters["stale_since"] = payloads.stale_since
     environment.globals.update(
         LANG_NAMES=LANG_NAMES,
         DOC_NAMES=DOCUMENTS,
@@ -445,8 +447,6 @@ async def history_page(request: Request) -> Response:
 async def stale_page(request: Request) -> Response:
     """The translated rules whose English changed since the edition they follow, for a
     translation's language: the first one the library holds unless `lang=` says."""
-    from corpus.align.editions import PREVIOUS_MSGID
-
     library = _library(request)
     try:
         overview = await library.run(library.overview)
@@ -454,7 +454,7 @@ async def stale_page(request: Request) -> Response:
         return error_page(problem.status, "stale — mtgrules", str(problem))
     choices = [code for code in overview.holdings if code != "en"]
     lang = (request.query_params.get("lang") or (choices[0] if choices else "")).strip()
-    context: dict[str, Any] = {"choices": choices, "lang": lang, "previous_msgid": PREVIOUS_MSGID}
+    context: dict[str, Any] = {"choices": choices, "lang": lang}
     if not choices:
         note = "this library has no translation; add one with `mtgrules add`"
         return page("stale.html", title="stale — mtgrules", payload=None, error=note, **context)
