@@ -75,8 +75,8 @@ LEVEL_WORDS = {
 # those it can start with (tests/test_judge_documents.py checks them against all of Unicode).
 _PREFIX = r"^(mtr|ipg|jar)(?![a-z])\s*"
 _PREFIX_FIRST = frozenset("mMiIjJ\u0130\u0131")
-_NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2}))?\.?$")
-_LETTERED = re.compile(r"^(\d{1,2})\.(\d{1,2})([a-zA-Z])\.?$")
+# A chapter or section ("2", "2.3"), or a section lettered as a CR subrule is ("2.1a").
+_NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2})([a-zA-Z])?)?\.?$")
 _SLUG = re.compile(r"[^\w]+")
 _SECTION_WORD = re.compile(
     r"^(?:§|[-–—]|(?:section|sezione|secci[oó]n|se[çc][ãa]o)\b\.?)\s*", re.IGNORECASE
@@ -131,14 +131,14 @@ def written_key(text: str) -> str | None:
     # "MTR §2.3", "MTR-2.3", "MTR section 2.3", "MTR 2,3" (a decimal comma): MTR 2.3.
     rest = _SECTION_WORD.sub("", rest)
     number = _NUMBER.match(rest.replace(" ", "").replace(",", "."))
-    if lettered := _LETTERED.match(rest.replace(" ", "").replace(",", ".")):
+    if number:
         # "IPG 2.1a", as a CR subrule is written: no judge document letters its sections, so
         # the key says what was asked ("no IPG 2.1a"), not a slug of it ("2-1a").
-        chapter, section, letter = lettered.groups()
-        return key(doc, f"{int(chapter)}.{int(section)}{letter.lower()}")
-    if number:
-        chapter, section = number.groups()
-        return key(doc, f"{int(chapter)}.{int(section)}" if section else str(int(chapter)))
+        chapter, section, letter = number.groups()
+        lettered = (letter or "").lower()
+        return key(
+            doc, f"{int(chapter)}.{int(section)}{lettered}" if section else str(int(chapter))
+        )
     if doc == "jar" and rest.casefold().startswith("jar "):
         rest = rest[4:]
     if doc != "jar" and re.fullmatch(r"[A-Za-z]\.?", rest):
@@ -162,7 +162,7 @@ def sort_key(key_: str) -> tuple[int, int, int, str]:
     part = key_[4:]
     number = _NUMBER.match(part)
     if number:
-        chapter, section = number.groups()
+        chapter, section, _ = number.groups()
         return (base + int(chapter), int(section) if section else -1, 0, "")
     if part.startswith("appendix-"):
         return (base + 500, 0, 0, part)
