@@ -82,7 +82,7 @@ def parse(text: str, lexicon: Lexicon) -> Query:
     questioned = text.rstrip().endswith("?")
     text = without_question_marks(text)
     plain = is_plain(text)
-    words = tuple(content_tokens(text, is_stop_word))
+    words = tuple(content_tokens(with_extra(text), is_stop_word))
     languages = tuple(languages_of(text, lexicon))
     return Query(
         text=text,
@@ -155,6 +155,26 @@ def is_question(text: str) -> bool:
     tokens = [t.lower() for t in TOKEN.findall(text)]
     opening = (tokens[:1], tokens[:2])  # one word ("como") or two ("o que")
     return text.rstrip().endswith("?") or any(" ".join(o) in OPENERS for o in opening if o)
+
+
+# "More than allowed" in every language's stop words ("de más", "in più"), longest first.
+EXTRA_PHRASES = re.compile(
+    r"(?<!\w)(?:"
+    + "|".join(
+        re.escape(phrase)
+        for phrase in sorted(
+            {p for lang in LANGUAGES.values() for p in lang.extra_phrases}, key=len, reverse=True
+        )
+    )
+    + r")(?!\w)",
+    re.IGNORECASE,
+)
+
+
+def with_extra(text: str) -> str:
+    """The text with each phrase of stop words meaning "more than allowed" as the word "extra"
+    ("robó una carta de más": robó, carta, extra; the judges' Hidden Card Error, IPG 2.3)."""
+    return EXTRA_PHRASES.sub("extra", text)
 
 
 # Sentence punctuation around a word ("regole,", "¡atención!", «peut»): not part of it.

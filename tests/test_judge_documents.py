@@ -664,6 +664,14 @@ def test_extra_cards_seen_or_drawn_as_judges_say_it(
         ("pesca una carta in più", "IPG 2.3"),
     ):
         assert found(judge_home, monkeypatch, asked)[0] == key, asked
+    # Drawing or seeing cards without "more than allowed" names no infraction: "robar cartas
+    # de más" read as "robar cartas" put IPG 2.3 first for every question about drawing.
+    for drawing in ("robar cartas", "pescare carte", "guardare carte", "ver cartas"):
+        said = refused(judge_home, monkeypatch, "term", drawing)
+        assert said.startswith(f"'{drawing}' is not in the term base"), said
+    assert run(judge_home, monkeypatch, "term", "robar cartas extra").startswith(
+        "hidden card error\n"
+    )
     # At Regular REL an infraction named is the JAR's part, not the IPG's (IPG 2.1 came first).
     regular = "en REL Regular, déclenchement oublié"
     assert found(judge_home, monkeypatch, regular)[0] == "JAR a-player-forgets-a-triggered-ability"

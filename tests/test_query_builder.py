@@ -36,6 +36,19 @@ def test_a_number_is_searched_in_english_too(seeds_engine: Engine):
     assert Term("text_en", "criatura") not in found
 
 
+def test_more_than_allowed_in_stop_words_is_the_word_extra(seeds_engine: Engine):
+    """ "de más", "in più", "a mais" are stop words alone: a query reads each as "extra", so
+    "robó una carta de más" keeps what sets it apart from "robó una carta"."""
+    from search.parse import parse
+
+    words = parse("el jugador robó una carta de más", seeds_engine).words
+    assert words == ("jugador", "robó", "carta", "extra")
+    assert parse("pesca una carta in più", seeds_engine).words[-1] == "extra"
+    assert parse("comprou cartas a mais", seeds_engine).words[-1] == "extra"
+    assert "extra" not in parse("¿cuántas cartas roba cada jugador?", seeds_engine).words
+    assert "extra" not in parse("velas de mástiles", seeds_engine).words  # a word, not "más"
+
+
 def test_operators_go_through_the_parser(seeds_engine: Engine):
     """NOT, OR and parentheses keep Whoosh's query syntax."""
     query, _ = seeds_engine.query("leggendario NOT mondo")

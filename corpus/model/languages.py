@@ -50,6 +50,10 @@ class Language:
     # Words a question about a tournament has ("penalità", "REL", "decklist"): the judge
     # documents (MTR, IPG, JAR) answer it rather than the CR.
     tournament_words: frozenset[str] = frozenset()
+    # Phrases for "more than allowed" made of stop words alone ("de más", "in più"; French
+    # "en trop" has a content word): a query reads each as the word "extra", or "robó una
+    # carta de más" would be "robó carta", as is every question about drawing.
+    extra_phrases: tuple[str, ...] = ()
     # The language's name in English sentences ("no French text for 704"), and a few searches
     # the web app's home page offers in it.
     english_name: str = ""
@@ -171,6 +175,7 @@ LANGUAGES: dict[str, Language] = {
                 "quante",
             )
         ),
+        extra_phrases=("in più", "di troppo"),
         tournament_words=word_set(
             "penalità penalita penalizzazione infrazione infrazioni ammonizione squalifica "
             "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
@@ -399,6 +404,7 @@ LANGUAGES: dict[str, Language] = {
                 "cuántas",
             )
         ),
+        extra_phrases=("de más", "de sobra"),
         tournament_words=word_set(
             "penalización penalizacion penalizaciones penalidad sanción sancion infracción "
             "infraccion advertencia descalificación descalificacion descalifica descalificado "
@@ -506,6 +512,7 @@ LANGUAGES: dict[str, Language] = {
                 "porque",
             )
         ),
+        extra_phrases=("a mais", "de mais"),
         tournament_words=word_set(
             "penalidade penalidades infração advertência desqualificação desqualificado juiz "
             "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
