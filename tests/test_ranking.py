@@ -343,6 +343,8 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("en REL Regular, ¿cuándo se descalifica a un jugador?", True),
         ("am I allowed to take notes during a match?", True),
         ("après une game loss, qui choisit de commencer la partie suivante ?", True),
+        ("il a oublié de mélanger sa bibliothèque, c'est quoi la sanction", True),
+        ("che sanzione prende chi gioca lentamente?", True),
         ("cosa succede se pesco da un grimorio vuoto", False),
         ("does life loss from a spell trigger lifelink", False),
         ("¿puedo responder a una habilidad de maná?", False),

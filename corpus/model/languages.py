@@ -180,7 +180,7 @@ LANGUAGES: dict[str, Language] = {
             "penalità penalita penalizzazione infrazione infrazioni ammonizione squalifica "
             "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
             "imbrogliare spettatore spettatori competitivo competitiva negozio rel decklist "
-            "sideboard match prerelease sealed draft dq"
+            "sideboard match prerelease sealed draft dq sanzione sanzioni"
         ),
     ),
     "fr": Language(
@@ -308,7 +308,7 @@ LANGUAGES: dict[str, Language] = {
             "pénalité pénalités penalite infraction infractions avertissement "
             "disqualification disqualifié juge juges arbitre tournoi tournois ronde rondes "
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
-            "scellé réservoir magasin rel decklist sideboard match matchs dq"
+            "scellé réservoir magasin rel decklist sideboard match matchs dq sanction sanctions"
         ),
     ),
     "es": Language(
@@ -410,7 +410,7 @@ LANGUAGES: dict[str, Language] = {
             "infraccion advertencia descalificación descalificacion descalifica descalificado "
             "juez jueces árbitro arbitro torneo torneos ronda rondas fundas funda trampa "
             "trampas banquillo espectador espectadores competitivo competitiva tienda rel "
-            "decklist sideboard dq"
+            "decklist sideboard dq sanciones"
         ),
     ),
     "pt": Language(
@@ -516,7 +516,7 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "penalidade penalidades infração advertência desqualificação desqualificado juiz "
             "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
-            "loja rel decklist sideboard dq"
+            "loja rel decklist sideboard dq sanção sanções"
         ),
     ),
     "en": Language(
