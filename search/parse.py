@@ -207,7 +207,7 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
     "separate" too)."""
     from indexer.schema import INDEX_LANGS
 
-    votes: dict[str, int] = {}
+    votes: dict[str, float] = {}
     for word in re.findall(r"[^\W\d_][\w'’-]*", text):
         if word in OPERATORS:
             continue
@@ -218,13 +218,17 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
             for code, language in LANGUAGES.items()
             if lower in language.marker_words or lower in QUESTION_WORDS_BY_LANG[code]
         }
-        if len(marked) == 1:
+        if len(marked) == 1 and not function_word_of(lower) - marked:
             (lang,) = marked
             votes[lang] = votes.get(lang, 0) + 1
             continue
         if marked:
-            # A function word of several languages ("que": Spanish, Portuguese, French) is one
-            # of theirs: its presence in another language's texts is no vote for that one.
+            # A function word of several languages ("que": Spanish, Portuguese, French; "en":
+            # Spanish and French) is a share of a vote for each: its presence in another
+            # language's texts is no vote for that one.
+            sharing = marked | function_word_of(lower)
+            for lang in sharing:
+                votes[lang] = votes.get(lang, 0) + 1 / len(sharing)
             continue
         present = {lang for lang in INDEX_LANGS if lexicon.written_in(word, [lang])}
         present |= lexicon.term_languages(word)
@@ -239,6 +243,13 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
     best = max(votes.values())
     winners = [lang for lang, n in votes.items() if n == best]
     return winners if len(winners) == 1 else []
+
+
+def function_word_of(word: str) -> set[str]:
+    """The languages whose stop words a word is ("en": Spanish and French)."""
+    from corpus.model.words import stop_words as language_stop_words
+
+    return {code for code in LANGUAGES if word in language_stop_words(code)}
 
 
 def english_words(words: Sequence[str], languages: Sequence[str], lexicon: Lexicon) -> list[str]:

@@ -104,3 +104,17 @@ def test_one_word_whose_english_is_a_phrase_searches_the_phrase(seeds_engine: En
     query, _ = seeds_engine.query("battibaleno")
     phrases = [q for q in leaves(query) if isinstance(q, Phrase) and q.fieldname == "text_en"]
     assert [tuple(q.words) for q in phrases] == [("split", "second")]
+
+
+def test_a_function_word_of_several_languages_is_a_share_of_a_vote(seeds_engine: Engine):
+    """ "en" is Spanish and French, "il" Italian and French, "le" three languages': each counts
+    a share of a vote for each of its languages, so French "en premier" and Italian "le carte"
+    no longer tie their query with another language (both were read as no language)."""
+    from search.parse import languages_of
+
+    assert languages_of("qui reçoit la priorité en premier", seeds_engine) == ["fr"]
+    assert languages_of(
+        "quando si scartano le carte in eccesso alla fine del turno", seeds_engine
+    ) == ["it"]
+    assert languages_of("¿qué pasa si llego a 0 vidas?", seeds_engine) == ["es"]
+    assert languages_of("can a tapped creature block?", seeds_engine) == ["en"]
