@@ -4,11 +4,12 @@ and the web app are payloads.py; the terminal's rendering is render.py.)"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from corpus.model.documents import is_judge_key
 from corpus.model.mechanics import owned_rules, result_key
-from corpus.model.numbers import RuleNumber, sort_key
+from corpus.model.numbers import RuleNumber, parent_of, sort_key
 from corpus.model.records import StoredRecord
 from indexer.sidestore import Reader
 from search.query import NumberQuery
@@ -117,6 +118,31 @@ def is_heading(record: StoredRecord) -> bool:
     return record.kind == "rule" and (record.text or "").strip() == (record.title or "").strip()
 
 
+# A rule that says its subrules are a list it introduces: "The state-based actions are as
+# follows:" (704.5), "…in a series of layers in the following order:" (613.1), "…follows the
+# steps listed below, in order" (601.2), "…use the definition below" (111.10).
+_INTRODUCES = re.compile(
+    r":\s*$|\bas follows\b|\bthe following (?:rules|order|steps|procedure|results|actions)\b"
+    r"|\b(?:listed|described|definition|steps) below\b",
+    re.IGNORECASE,
+)
+
+
+def introduces_list(record: StoredRecord) -> bool:
+    """A rule whose English text introduces the subrules under it as its list."""
+    return record.kind == "rule" and record.lang == "en" and bool(_INTRODUCES.search(record.text))
+
+
+def _parent_key(record: StoredRecord) -> str | None:
+    """The key of the rule a record is under. A translation's by its own key: a renumbered
+    one's `parent` is the number it prints (the Spanish 724.1 under 724, its key 725.1 under
+    725). An English record's as printed: an earlier edition's, printed under another number,
+    is not the text shown."""
+    if record.lang == "en":
+        return record.parent
+    return parent_of(record.key) or record.parent
+
+
 def with_subrules(
     results: list[Result],
     versions: Reader,
@@ -125,9 +151,12 @@ def with_subrules(
 ) -> list[Result]:
     """A heading is never the whole answer: a result that is only a rule's heading comes with
     the rules under it (702.19 with 702.19a, b, c…; 605 with 605.1, 605.2…), which then leave
-    the results below it. So does a rule `gathered` for its subrules (rank.siblings_gathered)."""
-    headings = [
-        r
+    the results below it. So does a rule `gathered` for its subrules (rank.siblings_gathered).
+    A rule that introduces a list ("The state-based actions are as follows:") comes with it
+    too, in a result or in a heading's, but its items ranked below keep their own places: each
+    answers on its own ("toughness 0": 704.5f)."""
+    headings = {
+        r.key: r
         for r in results
         if RuleNumber.of(r.key) is not None
         and r.records
@@ -135,16 +164,32 @@ def with_subrules(
             r.key in gathered
             or all(is_heading(record) for record in r.records if record.kind == "rule")
         )
-    ]
-    if not headings:
+    }
+    lists = {
+        r.key: r
+        for r in results
+        if r.key not in headings
+        and RuleNumber.of(r.key) is not None
+        and any(introduces_list(record) for record in r.records)
+    }
+    if not headings and not lists:
         return results
-    keys = {r.key for r in headings}
-    under: dict[str, set[str]] = {key: set() for key in keys}
-    for record in versions.with_keys([], prefixes=[f"{key}" for key in keys]):
-        if record.parent in keys and filters.keep(record):
-            owner = next(r for r in headings if r.key == record.parent)
-            owner.records.append(record)
-            under[record.parent].add(record.key)
+    under: dict[str, set[str]] = {key: set() for key in headings}
+    found = list(versions.with_keys([], prefixes=[*headings, *lists]))
+    # A heading's rules, and the items of the lists among them (704 with 704.5 and 704.5a…).
+    listing = {
+        record.key: owner
+        for record in found
+        if (owner := headings.get(_parent_key(record) or "")) and introduces_list(record)
+    }
+    for record in found:
+        parent = _parent_key(record) or ""
+        owner = headings.get(parent) or lists.get(parent) or listing.get(parent)
+        if owner is None or not filters.keep(record):
+            continue
+        owner.records.append(record)
+        if parent in headings:
+            under[parent].add(record.key)
     # A rule ranked above its heading keeps its place; below it, it is in the heading's answer.
     kept: list[Result] = []
     shown: set[str] = set()

@@ -253,3 +253,20 @@ def test_a_renamed_heading_is_the_same_section(shared_data: Path):
     changes = {(c.status, c.old and c.old.number, c.new and c.new.number) for c in found}
     assert ("changed", "308", "308") in changes
     assert not {("removed", "308", None), ("added", None, "308")} & changes
+
+
+def test_a_rule_that_introduces_a_list_comes_with_it(full: Path):
+    """704.5 "The state-based actions are as follows:" is no answer alone: a search that finds
+    it shows 704.5a onwards in it, and so does the 704 heading's answer; an item ranked below
+    keeps its own place (each answers on its own)."""
+    payload = run_json("search", "the state-based actions are as follows", "--limit", "3")
+    first = payload["results"][0]
+    assert first["key"] == "704.5"
+    numbers = [r["number"] for r in first["records"]]
+    assert numbers[:3] == ["704.5", "704.5a", "704.5b"] and "704.5j" in numbers
+    payload = run_json("search", "when are state-based actions checked")
+    section = next(r for r in payload["results"] if r["key"] == "704")
+    assert "704.5f" in [r["number"] for r in section["records"]]
+    payload = run_json("search", "the layers are applied in the following order")
+    layers = next(r for r in payload["results"] if r["key"] == "613.1")
+    assert "613.1g" in [r["number"] for r in layers["records"]]

@@ -141,6 +141,21 @@ def test_a_headings_subrules_are_not_said_to_be_renumbered(library: Path):
     assert monarch["renumbered"].endswith("; 725 now")
 
 
+def test_a_moved_headings_translation_comes_with_its_subrules(library: Path):
+    """The Spanish 724, El Monarca, is 725 now: a search finds it with its subrules 724.1-724.5
+    (printed under 724, keyed 725.x), as `show 725` has them; it came alone. The earlier English
+    editions' 724.x are not the text shown and stay out."""
+    payload = json.loads(run("search", "el monarca", "--lang", "es", "--limit", "1", "--json"))
+    (monarch,) = payload["results"]
+    assert monarch["key"] == "725"
+    numbers = [r["number"] for r in monarch["records"]]
+    assert numbers == ["724", "724.1", "724.2", "724.3", "724.4", "724.5"]
+    payload = json.loads(run("search", "el monarca", "--limit", "1", "--json"))
+    english = [r["number"] for r in payload["results"][0]["records"] if r["lang"] == "en"]
+    assert english[-5:] == ["725.1", "725.2", "725.3", "725.4", "725.5"]
+    assert not any(n.startswith("724.") for n in english)
+
+
 def test_show_with_an_edition_reads_the_number_in_that_edition(library: Path):
     """`show 725.1 --edition 2025-11-14` is the initiative, and says it is 726.1 now."""
     out = run("show", "725.1", "--edition", "2025-11-14")
