@@ -89,7 +89,10 @@ def build(
             # An English word of the query, or a number ("resistencia 0"), written alike in
             # every language: in English too, where the rule that answers is surely ruled.
             fields = [*every_field, *(f for f in fields_for("en") if f not in every_field)]
-        alternatives: list[Any] = [_word(field, token, 1.0) for field in fields]
+        # Power and toughness ("-1/-1", "+2/+2", "X/X") are one thing: their numbers side by
+        # side, not a "1" anywhere (the MTR's appendices came before 704.5q and 122.3).
+        as_written = _phrase if "/" in token and _NUMBER_WORD.match(token) else _word
+        alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         groups.append(Or([q for q in alternatives if q is not None]))

@@ -118,3 +118,12 @@ def test_a_function_word_of_several_languages_is_a_share_of_a_vote(seeds_engine:
     ) == ["it"]
     assert languages_of("¿qué pasa si llego a 0 vidas?", seeds_engine) == ["es"]
     assert languages_of("can a tapped creature block?", seeds_engine) == ["en"]
+
+
+def test_power_and_toughness_are_searched_side_by_side(seeds_engine: Engine):
+    """ "-1/-1" is its two numbers next to each other, not a "1" anywhere (a tiebreaker table of
+    the MTR, full of ones, came first; 704.5q fifth)."""
+    query, _ = seeds_engine.query("-1/-1")
+    phrases = [q for q in leaves(query) if isinstance(q, Phrase)]
+    assert Phrase("text_en", ["1", "1"]) in phrases
+    assert Term("text_en", "1") not in leaves(query)
