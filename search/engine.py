@@ -156,6 +156,11 @@ class Engine:
                 for doc, dates in self.judge_editions.items()
                 if dates and doc not in dict(in_effect)
             )
+            oldest = self.english_editions[0] if self.english_editions else None
+            if oldest and asked < oldest:
+                # Before the CR's first edition here, only judge documents answer: say so
+                # ("no rule 725.1 in the library" was false).
+                not_yet = (("cr", oldest), *not_yet)
             filters = dataclasses.replace(
                 filters,
                 edition=edition,

@@ -239,6 +239,12 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
     for have no text of it (then which languages have one), or only older editions print the
     number (then which, and the option to see it)."""
     number = as_number(rule)
+    first_cr = dict(filters.not_yet).get("cr")
+    if number is not None and first_cr:
+        return (
+            f"no CR here was in effect on {filters.asked_edition} (its oldest edition here:"
+            f" {first_cr}): `mtgrules show {number.number} --edition {first_cr}`"
+        )
     if number is not None and not filters.edition:
         printed = engine.versions.editions_numbering(number.number)
         newest = engine.english_editions[-1] if engine.english_editions else None

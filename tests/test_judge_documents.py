@@ -1185,6 +1185,26 @@ def test_a_part_as_of_a_date_before_every_edition_names_its_documents_first(
     )
 
 
+def test_a_date_before_the_crs_first_edition_says_so_when_judge_documents_answer(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On 2025-01-01 the IPG and the JAR here were in effect, no CR edition here yet: `show
+    704.5a` names the CR's oldest edition (it said "no rule 704.5a in the library"), and a
+    search's note names the CR among the documents not yet in effect."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
+    result = CliRunner().invoke(cli, ["show", "704.5a", "--edition", "2025-01-01"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: no CR here was in effect on 2025-01-01 (its oldest edition here: 2026-08-07): "
+        "`mtgrules show 704.5a --edition 2026-08-07`\n"
+    )
+    result = CliRunner().invoke(cli, ["search", "trample", "--edition", "2025-01-01"])
+    assert result.stderr.startswith(
+        "note: no CR here was in effect on 2025-01-01 (its oldest edition here: 2026-08-07); "
+        "no MTR here was in effect on 2025-01-01 (its oldest edition here: 2025-11-10)\n"
+    )
+
+
 def test_a_query_of_english_words_asks_no_infraction_of_the_encoder(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
