@@ -287,7 +287,7 @@ def _show_part(
 ) -> tuple[dict[str, Any], list[Result]]:
     """One part of a judge document (a chapter with its sections, a section, an appendix) and
     its citations: other parts of the judges' documents and rules of the CR."""
-    from corpus.model.citations import citations
+    from corpus.model.citations import cited_keys
 
     doc = doc_of_key(part)
     if filters.docs and doc not in filters.docs:  # "the IPG has no IPG 3.1" would be false
@@ -325,7 +325,7 @@ def _show_part(
     cites: dict[str, None] = {}
     for result in results:
         for record in result.records:
-            cites.update(dict.fromkeys(c.target for c in citations(record.text, record.key)))
+            cites.update(dict.fromkeys(cited_keys(record.text, record.key)))
     payload = {
         "query": asked,
         "document": doc,

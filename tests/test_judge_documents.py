@@ -178,7 +178,7 @@ def test_citations_name_their_documents() -> None:
         "IPG 1.4",
     ]
     assert cited_keys("section 4 of the Magic Tournament Rules", "IPG 3.7") == ["MTR 4"]
-    # MTR 8.6's "(Section 7)", 3.1's "Appendix C", the IPG's "sections 2-4" (both ends)
+    # MTR 8.6's "(Section 7)", 3.1's "Appendix C", the IPG's "sections 2-4" (each of the three)
     assert cited_keys("Limited tournaments (Section 7) apply", "MTR 8.6") == ["MTR 7"]
     assert cited_keys("explained in Appendix C. See MTR Appendix F", "MTR 3.1") == [
         "MTR appendix-c",
@@ -186,8 +186,10 @@ def test_citations_name_their_documents() -> None:
     ]
     assert cited_keys("Infractions (sections 2-4)", "IPG framework-of-this-document") == [
         "IPG 2",
+        "IPG 3",
         "IPG 4",
     ]
+    assert cited_keys("see sections 2.1-2.3", "IPG 1") == ["IPG 2.1", "IPG 2.3"]
 
 
 def test_the_mtr_as_a_pdf_reads_as_the_html(shared_data: Path, tmp_path: Path) -> None:

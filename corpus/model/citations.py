@@ -40,9 +40,7 @@ def citations(text: str, key: str) -> list[Citation]:
         return []
     found: list[Citation] = []
     for match in JUDGE_CITATION.finditer(text):
-        doc = (match["doc"] or "").lower() or own
-        if match["of"]:  # "section 4 of the Magic Tournament Rules"
-            doc = "mtr" if "Tournament" in match["of"] else "ipg"
+        doc = _cited_document(match, own)
         if doc == "jar":
             continue
         found.append(Citation(match.start(), match.end("number"), doc_key(doc, match["number"])))
@@ -58,5 +56,28 @@ def citations(text: str, key: str) -> list[Citation]:
     return sorted(found, key=lambda c: c.start)
 
 
+def _cited_document(match: re.Match[str], own: str) -> str:
+    """The document a section citation is of: the one it names, else the citing one's."""
+    if match["of"]:  # "section 4 of the Magic Tournament Rules"
+        return "mtr" if "Tournament" in match["of"] else "ipg"
+    return (match["doc"] or "").lower() or own
+
+
 def cited_keys(text: str, key: str) -> list[str]:
-    return [c.target for c in citations(text, key)]
+    """The keys a judge document's record cites, in order: a range's middle too ("sections
+    2-4" cites section 3, which has no place of its own in the text to link)."""
+    own = doc_of_key(key)
+    if own == "cr":
+        return []
+    middles: dict[int, list[str]] = {}
+    for match in JUDGE_CITATION.finditer(text):
+        first, last = match["number"], match["to"]
+        whole = last and first.isdigit() and last.isdigit() and int(first) < int(last)
+        if whole and (doc := _cited_document(match, own)) != "jar":
+            between = range(int(first) + 1, int(last))
+            middles[match.end("number")] = [doc_key(doc, str(n)) for n in between]
+    keys: list[str] = []
+    for citation in citations(text, key):
+        keys.append(citation.target)
+        keys += middles.pop(citation.end, [])
+    return keys
