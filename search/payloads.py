@@ -520,6 +520,15 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
             continue
         english = found.english.lower()
         concepts.setdefault(english, []).append(_term_row(found, english in obsolete))
+    asked = phrase.lower()
+    if not concepts and asked in obsolete:
+        # An English term the rules no longer use, translated nowhere ("casting cost"): said
+        # obsolete, with the concept that replaced it and that one's terms.
+        concepts[asked] = []
+        new = obsolete[asked]
+        for found in engine.termbase.lookup(new) if new else ():
+            if found.shown:
+                concepts.setdefault(found.english.lower(), []).append(_term_row(found, False))
     # A translation made before a rename names the old concept: listed under the new one too
     # ("mana value": Portuguese "custo de mana convertido", as converted mana cost).
     replaced = replaced_by(obsolete)
@@ -530,7 +539,8 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
             )
     using = {english: engine.rules_using(english, limit=USAGE_COUNTED) for english in concepts}
     # The concept the rules use most first: Italian "pila" is the stack (405…) before a pile.
-    ordered = sorted(concepts, key=lambda english: (-len(using[english]), english))
+    # The concept asked for by its English name first ("casting cost", then mana cost).
+    ordered = sorted(concepts, key=lambda e: (e != asked, -len(using[e]), e))
     return {
         "query": phrase,
         "concepts": [

@@ -270,3 +270,19 @@ def test_a_rule_that_introduces_a_list_comes_with_it(full: Path):
     payload = run_json("search", "the layers are applied in the following order")
     layers = next(r for r in payload["results"] if r["key"] == "613.1")
     assert "613.1g" in [r["number"] for r in layers["records"]]
+
+
+def test_an_english_term_the_rules_no_longer_use_names_what_replaced_it(full: Path):
+    """`term "casting cost"` (the glossary's "Casting Cost (Obsolete)", translated nowhere) is
+    said obsolete, with mana cost and its terms after it (it was "not in the term base"); the
+    French "coût converti de mana" is converted mana cost, no longer in use, now mana value."""
+    result = CliRunner().invoke(cli, ["term", "casting cost"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "casting cost (obsolete in English: now mana cost)"
+    assert "mana cost" in lines and "  fr  coût de mana  — " in result.stdout
+    result = CliRunner().invoke(cli, ["term", "coût converti de mana"], catch_exceptions=False)
+    assert result.stdout.startswith(
+        "converted mana cost (obsolete in English: now mana value)\n"
+        "  fr  coût converti de mana (no longer in use)  — curated: "
+    )
