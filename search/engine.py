@@ -645,6 +645,23 @@ class Engine:
         return list(dict.fromkeys(words))
 
     @cached_property
+    def _term_vocabulary(self) -> list[tuple[str, str, str]]:
+        """(word folded, language, word as written) of every word of the term base's shown
+        terms: what a misspelt query may have meant in a language the library has little text
+        of."""
+        from corpus.model.words import plain_words
+
+        return list(
+            dict.fromkeys(
+                (fold(word), term.lang or "en", word)
+                for term in self.termbase.terms
+                if term.shown
+                for word in plain_words(term.term)
+                if len(word) > 3
+            )
+        )
+
+    @cached_property
     def _vocabulary(self) -> list[tuple[str, set[str]]]:
         """The index vocabulary's words, most frequent first, each with the languages whose
         texts have it (vocabulary.txt)."""
@@ -756,24 +773,34 @@ class Engine:
         from difflib import get_close_matches
 
         from indexer.analyzers import folding_analyzer
-        from search.parse import languages_of
+        from search.parse import QUESTION_WORDS, is_stop_word, languages_of
 
         # A Spanish judge is offered Spanish words (and English ones), not Italian ones ("neve"
         # for "nieve"): the words of the query's language's texts, when it is known.
         languages = languages_of(text, self)
         allowed = {*languages, "en"} if languages else None
         words = [word for word, langs in self._vocabulary if allowed is None or allowed & langs]
+        # And the words of the term base's terms in those languages: a library without the
+        # French CR has "piétinement" and "oublié" only there ("piétinemnt" was "pertinents").
+        written: dict[str, str] = {}  # a term's word as written ("piétinement"), by its folding
+        for word, lang, as_written in self._term_vocabulary:
+            if allowed is None or lang in allowed:
+                written.setdefault(word, as_written)
+        words = list(dict.fromkeys([*words, *written]))
         known = set(words)
         lemmas = self.lemmas
-        found: dict[str, None] = {}
+        per_word: list[list[str]] = []
         for token in folding_analyzer()(text):
             # A word the language's dictionary knows is spelt right ("morire", "succede").
             spelt = lemmas and any(lemmas.lemmas(token.text, lang) for lang in languages)
-            if len(token.text) > 2 and token.text not in known and not spelt:
-                found.update(
-                    dict.fromkeys(get_close_matches(token.text, words, n=limit * 3, cutoff=0.75))
-                )
-        return list(found)[:limit]
+            common = is_stop_word(token.text) or token.text in QUESTION_WORDS  # "comment"
+            if len(token.text) > 2 and token.text not in known and not spelt and not common:
+                close = get_close_matches(token.text, words, n=limit * 3, cutoff=0.75)
+                per_word.append([written.get(word) or word for word in close])
+        # Each misspelt word's best first, then their second best ("déclencheur oublé":
+        # déclenche, oublié, …), not the first word's three.
+        found = [word for tier in itertools.zip_longest(*per_word) for word in tier]
+        return [word for word in dict.fromkeys(found) if word][:limit]
 
     def referring_to(self, key: str) -> list[str]:
         """Keys of the records whose text cites this rule number."""

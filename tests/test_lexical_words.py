@@ -322,6 +322,14 @@ def test_did_you_mean_offers_words_of_the_query_language(seeds_engine: Engine):
     assert seeds_engine.suggestions("el artefattoo") == ["artefacto", "artefactos"]
 
 
+def test_did_you_mean_offers_the_term_bases_words_too(seeds_engine: Engine):
+    """A library with little French text has its keywords' names in the term base: a misspelt
+    "piétinemnt" is offered "piétinement" (it was "pertinents"), as written, and each
+    misspelt word of a query gets its best before any gets a second."""
+    assert seeds_engine.suggestions("comment fonctionne le piétinemnt")[0] == "piétinement"
+    assert seeds_engine.suggestions("déclencheur oublé")[:2] == ["déclenche", "oublié"]
+
+
 def test_did_you_mean_leaves_a_word_the_dictionary_knows(seeds_lemmas: Engine):
     """An Italian word spelt right is not "corrected" to another because the library's Italian
     text lacks it: "morire" is not offered "fornire"."""
