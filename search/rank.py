@@ -119,13 +119,13 @@ def definition_entries(scores: Mapping[str, float]) -> list[str]:
 
 
 def most_specific(cited: Sequence[str], named: Sequence[str] = ()) -> str:
-    """Of the rules a definition cites ("See rules 704.5j and 704.5k"), the most specific;
-    of equally specific ones, one of `named` (those cited under the entry's own name: Static
-    Ability's "rule 113, “Abilities,” and rule 604, “Handling Static Abilities”": 604), else
-    the first."""
+    """Of the rules a definition cites, one of `named` (those cited under the entry's own name:
+    Static Ability's "rule 113, “Abilities,” and rule 604, “Handling Static Abilities”": 604;
+    Draw's "rule 121, “Drawing a Card,”" before its second sense's 104.4, a drawn game); then
+    the most specific ("See rules 704.5j and 704.5k"), else the first."""
     return max(
         cited,
-        key=lambda n: (n.count(".") + n[-1:].isalpha(), n in named, -cited.index(n)),
+        key=lambda n: (n in named, n.count(".") + n[-1:].isalpha(), -cited.index(n)),
     )
 
 

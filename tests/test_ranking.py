@@ -176,6 +176,20 @@ def test_of_equally_specific_rules_the_one_cited_under_the_entrys_name_is_led_to
     assert rank.most_specific(["113", "604"], rank.cited_under("Permanent", text)) == "113"
 
 
+def test_the_rule_cited_under_the_entrys_name_is_led_to_before_a_more_specific_one():
+    """English 2026-08-07's Draw has two senses: "See rule 121, “Drawing a Card.”" and, for a
+    drawn game, "See rule 104.4.": 121 (its name's), though 104.4 is more specific (`search
+    piocher` and `search draw` had a drawn game first)."""
+    text = (
+        "1. To put the top card of a player’s library into their hand as a turn-based action or "
+        "as the result of an effect that uses the word “draw.” See rule 121, “Drawing a Card.”\n"
+        "2. The result of a game in which neither player wins or loses. See rule 104.4."
+    )
+    named = rank.cited_under("Draw", text)
+    assert named == ["121"]
+    assert rank.most_specific(cited_numbers(text), named) == "121"
+
+
 def test_another_translation_weighs_half():
     """An Italian query's "planeswalker", found in the Italian, Spanish and English 205.4e:
     the Spanish match counts half, the Italian and the English fully."""
