@@ -197,8 +197,11 @@ def bare(token: str, marks: str = "*?+-") -> str:
 
 
 def is_common(token: str, stop: Callable[[str], bool]) -> bool:
-    """A stop word in some language: searched, it would make every other language miss."""
-    return stop(bare(token).lower())
+    """A stop word in some language: searched, it would make every other language miss. So is
+    a French inverted verb and pronoun of stop words ("sont-elles", "a-t-on")."""
+    word = bare(token).lower()
+    parts = [part for part in word.split("-") if part != "t"]
+    return stop(word) or ("-" in word and bool(parts) and all(stop(part) for part in parts))
 
 
 def languages_of(text: str, lexicon: Lexicon) -> list[str]:

@@ -127,3 +127,14 @@ def test_power_and_toughness_are_searched_side_by_side(seeds_engine: Engine):
     phrases = [q for q in leaves(query) if isinstance(q, Phrase)]
     assert Phrase("text_en", ["1", "1"]) in phrases
     assert Term("text_en", "1") not in leaves(query)
+
+
+def test_a_french_inverted_verb_of_stop_words_is_a_stop_word(seeds_engine: Engine):
+    """ "sont-elles", "a-t-on", "est-ce" are a verb and its pronoun, both stop words: not
+    searched, nor said to be "found nowhere"; "sous-type" and "pioche-t-il" are words."""
+    from search.parse import parse
+
+    words = parse("quand les actions basées sur un état sont-elles vérifiées", seeds_engine).words
+    assert "sont-elles" not in words and "actions" in words
+    assert parse("a-t-on le droit de piocher", seeds_engine).words == ("droit", "piocher")
+    assert "sous-type" in parse("sous-type de créature", seeds_engine).words

@@ -38,7 +38,7 @@ class Language:
     see_words: tuple[str, ...] = ()
     # How a translator's note opens, in full ("Nota del traduttore"); "N.d.T." is every one's.
     translator_note_labels: tuple[str, ...] = ()
-    # Elided articles and prepositions that the Snowball stop lists lack; whether an elided
+    # Elided articles, prepositions and pronouns the Snowball stop lists lack; whether an elided
     # article is a word of its own ("l'initiative": "l'", "initiative").
     extra_stop_words: frozenset[str] = frozenset()
     elides: bool = False
@@ -237,7 +237,7 @@ LANGUAGES: dict[str, Language] = {
         contents_headings=("sommaire", "table des matières"),
         see_words=("voir",),
         translator_note_labels=("Note du traducteur",),
-        extra_stop_words=frozenset(["jusqu", "lorsqu", "puisqu", "quelqu"]),
+        extra_stop_words=frozenset(["jusqu", "lorsqu", "puisqu", "quelqu", "ils", "elles"]),
         elides=True,
         inflection_endings=frozenset(
             [
