@@ -69,7 +69,7 @@ def build(
     query's language when known; its words are then searched as typed in that language's text
     only (French "partie" is not English "party"), and elsewhere through their translations;
     those in `english` (English words of a query in another language) in English too."""
-    from whoosh.query import And, Or
+    from whoosh.query import And, AndMaybe, Or
 
     every_field = [f for lang in (languages or INDEX_LANGS) for f in fields_for(lang)]
     if not languages:
@@ -124,7 +124,11 @@ def build(
         for field in fields_for(lang)
     ]
     if any(phrases):
-        query = Or([query, *[p for p in phrases if p is not None]])
+        named = Or([p for p in phrases if p is not None])
+        # With every word required, a term the words name together ("replacement effect")
+        # ranks the documents that have every word, it admits none without them: 616's
+        # "Interaction of Replacement … Effects" was under rules with the phrase alone.
+        query = AndMaybe(query, named) if every_word else Or([query, named])
     query = query.normalize()
     return query, sorted({word for _, word in query.iter_all_terms() if isinstance(word, str)})
 

@@ -286,3 +286,12 @@ def test_an_english_term_the_rules_no_longer_use_names_what_replaced_it(full: Pa
         "converted mana cost (obsolete in English: now mana value)\n"
         "  fr  coût converti de mana (no longer in use)  — curated: "
     )
+
+
+def test_a_term_named_by_some_words_ranks_the_rules_with_every_word(full: Path):
+    """ "interaction of replacement effects": the term "replacement effect" its words name ranks
+    the rules that have every word; it no longer admits those with the phrase alone, which put
+    614.15 first and 616 "Interaction of Replacement and/or Prevention Effects" out of the top 3."""
+    payload = run_json("search", "interaction of replacement effects", "--lang", "en")
+    first = [r["key"] for r in payload["results"][:2]]
+    assert "616" in first and "614.15" not in first
