@@ -125,10 +125,15 @@ def build(
     ]
     if any(phrases):
         named = Or([p for p in phrases if p is not None])
-        # With every word required, a term the words name together ("replacement effect")
-        # ranks the documents that have every word, it admits none without them: 616's
-        # "Interaction of Replacement … Effects" was under rules with the phrase alone.
-        query = AndMaybe(query, named) if every_word else Or([query, named])
+        # With every word of an English query required, a term the words name together
+        # ("replacement effect") ranks the documents that have every word, it admits none
+        # without them: 616's "Interaction of Replacement … Effects" was under rules with the
+        # phrase alone.
+        # A query in another language reaches English through the terms its words name: the
+        # phrase is its bridge where a word has no translation ("cartas marcadas": the IPG's
+        # Marked Cards), so it admits documents there.
+        in_english = languages == ("en",)
+        query = AndMaybe(query, named) if every_word and in_english else Or([query, named])
     query = query.normalize()
     return query, sorted({word for _, word in query.iter_all_terms() if isinstance(word, str)})
 
