@@ -85,13 +85,14 @@ def build(
         if word is None:
             continue
         fields = every_field
-        if token in english or _NUMBER_WORD.match(token):
+        number = bool(_NUMBER_WORD.match(token))
+        if token in english or number:
             # An English word of the query, or a number ("resistencia 0"), written alike in
             # every language: in English too, where the rule that answers is surely ruled.
             fields = [*every_field, *(f for f in fields_for("en") if f not in every_field)]
-        # Power and toughness ("-1/-1", "+2/+2", "X/X") are one thing: their numbers side by
-        # side, not a "1" anywhere (the MTR's appendices came before 704.5q and 122.3).
-        as_written = _phrase if "/" in token and _NUMBER_WORD.match(token) else _word
+        # Power and toughness ("-1/-1", "+2/+2") are one thing: their numbers side by side,
+        # not a "1" anywhere (the MTR's appendices came before 704.5q and 122.3).
+        as_written = _phrase if number and "/" in token else _word
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
@@ -126,12 +127,10 @@ def build(
     if any(phrases):
         named = Or([p for p in phrases if p is not None])
         # With every word of an English query required, a term the words name together
-        # ("replacement effect") ranks the documents that have every word, it admits none
-        # without them: 616's "Interaction of Replacement … Effects" was under rules with the
-        # phrase alone.
-        # A query in another language reaches English through the terms its words name: the
-        # phrase is its bridge where a word has no translation ("cartas marcadas": the IPG's
-        # Marked Cards), so it admits documents there.
+        # ("replacement effect") ranks the documents with every word and admits none without
+        # them (616 "Interaction of Replacement … Effects" was under rules with the phrase
+        # alone). In another language the term is the query's bridge to English where a word
+        # has no translation ("cartas marcadas": Marked Cards): there it admits documents.
         in_english = languages == ("en",)
         query = AndMaybe(query, named) if every_word and in_english else Or([query, named])
     query = query.normalize()

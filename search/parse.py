@@ -215,20 +215,16 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
         if word in OPERATORS:
             continue
         lower = word.lower()
-        # Question and function words that belong to one language only ("comment", "gli").
+        # Question and function words of the language table ("comment", "gli"; "que", "en").
         marked = {
             code
             for code, language in LANGUAGES.items()
             if lower in language.marker_words or lower in QUESTION_WORDS_BY_LANG[code]
         }
-        if len(marked) == 1 and not function_word_of(lower) - marked:
-            (lang,) = marked
-            votes[lang] = votes.get(lang, 0) + 1
-            continue
         if marked:
-            # A function word of several languages ("que": Spanish, Portuguese, French; "en":
-            # Spanish and French) is a share of a vote for each: its presence in another
-            # language's texts is no vote for that one.
+            # A function word of one language votes for it; of several ("que": Spanish,
+            # Portuguese, French; "en": Spanish and French), a share of a vote for each: its
+            # presence in another language's texts is no vote for that one.
             sharing = marked | function_word_of(lower)
             for lang in sharing:
                 votes[lang] = votes.get(lang, 0) + 1 / len(sharing)

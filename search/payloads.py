@@ -239,12 +239,8 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
     for have no text of it (then which languages have one), or only older editions print the
     number (then which, and the option to see it)."""
     number = as_number(rule)
-    first_cr = dict(filters.not_yet).get("cr")
-    if number is not None and first_cr:
-        return (
-            f"no CR here was in effect on {filters.asked_edition} (its oldest edition here:"
-            f" {first_cr}): `mtgrules show {number.number} --edition {first_cr}`"
-        )
+    if number is not None and "cr" in dict(filters.not_yet):
+        return _not_yet_in_effect(engine, "cr", number.number, filters)
     if number is not None and not filters.edition:
         printed = engine.versions.editions_numbering(number.number)
         newest = engine.english_editions[-1] if engine.english_editions else None
@@ -382,7 +378,7 @@ def _not_yet_in_effect(engine: Engine, doc: str, part: str, filters: Filters) ->
     """No edition of a document was in effect on the date asked: the oldest there is."""
     from shlex import quote
 
-    dates = engine.judge_editions.get(doc, [])
+    dates = engine.english_editions if doc == "cr" else engine.judge_editions.get(doc, [])
     date = filters.asked_edition or filters.edition
     if not dates:
         return f"no {doc.upper()} in the library; add the document with `mtgrules add`"
@@ -514,21 +510,20 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
     concepts: dict[str, list[dict[str, Any]]] = {}
     hidden = 0
     obsolete = engine.obsolete_concepts
-    for found in engine.termbase.lookup(phrase, engine.lemmas):  # "piochent": piocher
+    asked = phrase.lower()
+    terms = engine.termbase.lookup(phrase, engine.lemmas)  # "piochent": piocher
+    if not terms and asked in obsolete:
+        # An English term the rules no longer use, translated nowhere ("casting cost"): said
+        # obsolete, with the concept that replaced it and that one's terms.
+        concepts[asked] = []
+        new = obsolete[asked]
+        terms = engine.termbase.lookup(new) if new else []
+    for found in terms:
         if not found.shown:
             hidden += 1
             continue
         english = found.english.lower()
         concepts.setdefault(english, []).append(_term_row(found, english in obsolete))
-    asked = phrase.lower()
-    if not concepts and asked in obsolete:
-        # An English term the rules no longer use, translated nowhere ("casting cost"): said
-        # obsolete, with the concept that replaced it and that one's terms.
-        concepts[asked] = []
-        new = obsolete[asked]
-        for found in engine.termbase.lookup(new) if new else ():
-            if found.shown:
-                concepts.setdefault(found.english.lower(), []).append(_term_row(found, False))
     # A translation made before a rename names the old concept: listed under the new one too
     # ("mana value": Portuguese "custo de mana convertido", as converted mana cost).
     replaced = replaced_by(obsolete)

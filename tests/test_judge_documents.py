@@ -1198,8 +1198,8 @@ def test_a_date_before_the_crs_first_edition_says_so_when_judge_documents_answer
     704.5a` names the CR's oldest edition (it said "no rule 704.5a in the library"), and a
     search's note names the CR among the documents not yet in effect."""
     assert refused(judges_and_rules, monkeypatch, "show", "704.5a", "--edition", "2025-01-01") == (
-        "error: no CR here was in effect on 2025-01-01 (its oldest edition here: 2026-08-07): "
-        "`mtgrules show 704.5a --edition 2026-08-07`\n"
+        "error: no CR in the library was in effect on 2025-01-01: its oldest edition here is "
+        "2026-08-07 (`mtgrules show 704.5a --edition 2026-08-07`)\n"
     )
     result = CliRunner().invoke(cli, ["search", "trample", "--edition", "2025-01-01"])
     assert result.stderr.startswith(

@@ -160,34 +160,39 @@ def test_the_most_specific_rule_cited_is_the_one_led_to():
     assert rank.most_specific(["702.184", "721"]) == "702.184"
 
 
-def test_of_equally_specific_rules_the_one_cited_under_the_entrys_name_is_led_to():
-    """English 2026-08-07's Static Ability cites "rule 113, “Abilities,” and rule 604,
-    “Handling Static Abilities”": the definition leads to 604, whose title names it (a plural
-    is the same name); an entry whose name no cited title holds leads to the first."""
-    text = (
-        "A kind of ability. Static abilities do something all the time rather than being "
-        "activated or triggered. See rule 113, “Abilities,” and rule 604, “Handling Static "
-        "Abilities.”"
-    )
-    named = rank.cited_under("Static Ability", text)
-    assert named == ["604"]
-    assert rank.most_specific(cited_numbers(text), named) == "604"
-    assert rank.cited_under("Ability", text) == ["113", "604"]
-    assert rank.most_specific(["113", "604"], rank.cited_under("Permanent", text)) == "113"
+# English 2026-08-07's glossary: Static Ability cites "rule 113, “Abilities,” and rule 604,
+# “Handling Static Abilities”"; Draw has two senses, "See rule 121, “Drawing a Card.”" and, for
+# a drawn game, "See rule 104.4."
+STATIC_ABILITY = (
+    "A kind of ability. Static abilities do something all the time rather than being "
+    "activated or triggered. See rule 113, “Abilities,” and rule 604, “Handling Static "
+    "Abilities.”"
+)
+DRAW = (
+    "1. To put the top card of a player’s library into their hand as a turn-based action or "
+    "as the result of an effect that uses the word “draw.” See rule 121, “Drawing a Card.”\n"
+    "2. The result of a game in which neither player wins or loses. See rule 104.4."
+)
 
 
-def test_the_rule_cited_under_the_entrys_name_is_led_to_before_a_more_specific_one():
-    """English 2026-08-07's Draw has two senses: "See rule 121, “Drawing a Card.”" and, for a
-    drawn game, "See rule 104.4.": 121 (its name's), though 104.4 is more specific (`search
-    piocher` and `search draw` had a drawn game first)."""
-    text = (
-        "1. To put the top card of a player’s library into their hand as a turn-based action or "
-        "as the result of an effect that uses the word “draw.” See rule 121, “Drawing a Card.”\n"
-        "2. The result of a game in which neither player wins or loses. See rule 104.4."
+@pytest.mark.parametrize(
+    ("headword", "text", "rule"), [("Static Ability", STATIC_ABILITY, "604"), ("Draw", DRAW, "121")]
+)
+def test_the_rule_cited_under_the_entrys_name_is_led_to(headword: str, text: str, rule: str):
+    """A definition leads to the rule whose cited title names its entry (a plural is the same
+    name): Static Ability to 604, not 113, equally specific; Draw to 121, though its second
+    sense's 104.4 is more specific (`search piocher` and `search draw` had a drawn game first)."""
+    named = rank.cited_under(headword, text)
+    assert named == [rule]
+    assert rank.most_specific(cited_numbers(text), named) == rule
+
+
+def test_an_entry_whose_name_no_cited_title_holds_leads_to_the_first():
+    """ "Ability" is in both of Static Ability's cited titles; "Permanent" in neither: 113."""
+    assert rank.cited_under("Ability", STATIC_ABILITY) == ["113", "604"]
+    assert (
+        rank.most_specific(["113", "604"], rank.cited_under("Permanent", STATIC_ABILITY)) == "113"
     )
-    named = rank.cited_under("Draw", text)
-    assert named == ["121"]
-    assert rank.most_specific(cited_numbers(text), named) == "121"
 
 
 def test_another_translation_weighs_half():
