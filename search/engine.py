@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from corpus import paths
 from corpus.model.dates import in_effect_on, resolve_edition
-from corpus.model.documents import JUDGE, doc_of_key, is_judge_key
+from corpus.model.documents import (
+    JUDGE,
+    REGULAR_COUNTERPARTS,
+    doc_of_key,
+    is_judge_key,
+    slug,
+)
+from corpus.model.documents import key as doc_key
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import RuleNumber, cited_numbers, parent_of, sort_key
 from corpus.model.text import fold
@@ -235,7 +242,7 @@ class Engine:
         # Whoosh first, under its light imports (search/light_imports.py), before the stages'
         # modules import parts of it as they are.
         self.searcher  # noqa: B018
-        from search.parse import parse
+        from search.parse import parse, without_asking_words
 
         query = parse(self._without_keyword_parameter(text), self)
         named, whole = self._infractions_named(query)
@@ -259,7 +266,7 @@ class Engine:
             # CR's thousands of rules that share its words ("pesca otto carte": 103.5 beside
             # IPG 2.4's example). Then the rest, as any query.
             judged = dataclasses.replace(filters, docs=JUDGE)
-            own = self._ranked(query, judged, limit, infractions)
+            own = self._ranked(without_asking_words(query), judged, limit, infractions)
             general = self._ranked(query, filters, limit, infractions)
             return own.followed_by(general, limit, JUDGE_FIRST)
         return self._ranked(query, filters, limit, infractions)
@@ -290,6 +297,7 @@ class Engine:
         by_meaning = rank.by_key(dense, query.languages)
         if dense:
             scores = rank.fused(scores, by_meaning)
+        scores = rank.two_player_game_first(scores, query.variant)
         named = infractions.named
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
@@ -297,6 +305,8 @@ class Engine:
         scores = rank.definitions_lead_to_rules(scores, leads)
         # An infraction's name, in any language, is a tournament's word ("cartas marcadas").
         tournament = query.tournament or bool(named)
+        if query.level_document == "jar":
+            scores = rank.fixed_at_regular(scores, self._regular_counterparts)
         scores = rank.judge_documents_first(scores, tournament, query.level_document)
         if dense:
             scores = rank.learned_order(scores, by_words, by_meaning)
@@ -504,6 +514,18 @@ class Engine:
             return set()
         names = self._infraction_names
         return names.meant(self.meaning.embed(texts)) if names is not None else set()
+
+    @cached_property
+    def _regular_counterparts(self) -> dict[str, str]:
+        """Each IPG infraction's JAR part in the library (REGULAR_COUNTERPARTS), by key."""
+        parts = self.versions.keys_under(doc_key("jar", ""))
+        # A part's key is its title's first words (corpus/read/layouts/judging_at_regular.py),
+        # and the table's a title's start: one begins the other.
+        found = {
+            infraction: [p for p in parts if _begins_other(p, doc_key("jar", slug(title)))]
+            for infraction, title in REGULAR_COUNTERPARTS.items()
+        }
+        return {infraction: parts[0] for infraction, parts in found.items() if len(parts) == 1}
 
     @cached_property
     def _infraction_names(self) -> Any:
@@ -807,3 +829,7 @@ class Engine:
         keys = set(self.versions.citing(key))
         keys.discard(key)
         return sorted(keys, key=sort_key)
+
+
+def _begins_other(one: str, other: str) -> bool:
+    return one.startswith(other) or other.startswith(one)

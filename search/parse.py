@@ -6,6 +6,7 @@ the term base says of it) is asked of a `Lexicon`, the engine."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from search.query import (
     NumberQuery,
     as_number,
     validate,
+    without_bare_parentheses,
     without_question_marks,
 )
 
@@ -34,6 +36,12 @@ OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values
 
 # A tournament's words in every language ("penalità", "REL"): judges type "decklist" in any.
 TOURNAMENT_WORDS = frozenset().union(*(lang.tournament_words for lang in LANGUAGES.values()))
+# The words that ask a judge without naming what about, and the levels' ("REL Regular").
+ASKING_WORDS = frozenset().union(
+    *(lang.asking_words for lang in LANGUAGES.values()), *LEVEL_WORDS.values()
+)
+# A multiplayer game's or a casual variant's words in every language ("Commander", "équipe").
+VARIANT_WORDS = frozenset().union(*(lang.variant_words for lang in LANGUAGES.values()))
 
 
 class Lexicon(Protocol):
@@ -67,6 +75,10 @@ class Query:
     english: tuple[str, ...] = ()
     tournament: bool = False  # asked of a tournament: a word of TOURNAMENT_WORDS is in it
     level_document: str | None = None  # the judge document its tournament's level is judged by
+    variant: bool = False  # names a multiplayer game or a casual variant: a word of VARIANT_WORDS
+    # What the encoder reads, when not `text`: a tournament's question whole, though the judge
+    # documents' words are searched without the words that only ask a judge.
+    meant: str | None = None
     # Each wildcard word ("tramp*", "legg?ndario") and the library's words it stands for.
     wildcards: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
@@ -80,7 +92,7 @@ def parse(text: str, lexicon: Lexicon) -> Query:
     """A query's text as a Query; QueryError (one line, with the fix) when it cannot run."""
     text = validate(text)
     questioned = text.rstrip().endswith("?")
-    text = without_question_marks(text)
+    text = without_bare_parentheses(without_question_marks(text))
     plain = is_plain(text)
     words = tuple(content_tokens(with_extra(text), is_stop_word))
     languages = tuple(languages_of(text, lexicon))
@@ -94,6 +106,7 @@ def parse(text: str, lexicon: Lexicon) -> Query:
         english=tuple(english_words(words, languages, lexicon)),
         tournament=is_about_a_tournament(text),
         level_document=level_document(text),
+        variant=names_a_variant(text),
         wildcards=() if plain else wildcard_words(text, lexicon),
     )
 
@@ -118,6 +131,23 @@ def is_about_a_tournament(text: str) -> bool:
     )
 
 
+def without_asking_words(query: Query) -> Query:
+    """A tournament's question as the judge documents are searched for it: without the words
+    that only ask a judge ("pénalité", "REL compétitif"), which every part of those documents
+    has (their introductions first); unchanged when nothing else is left."""
+    kept = [t for t in TOKEN.findall(query.text) if plain_word(t) not in ASKING_WORDS]
+    words = tuple(w for w in query.words if w.lower() not in ASKING_WORDS)
+    if not words or len(words) == len(query.words):
+        return query
+    return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)
+
+
+def names_a_variant(text: str) -> bool:
+    """Whether a query names a multiplayer game or a casual variant ("a Commander", "en
+    multijoueur", "mi compañero de equipo"): sections 800-999 may answer it."""
+    return not VARIANT_WORDS.isdisjoint(plain_words(text))
+
+
 NAMED_PENALTIES = tuple(penalty.lower() for penalty in PENALTIES)
 
 
@@ -131,7 +161,11 @@ def level_document(text: str) -> str | None:
 
 def plain_words(text: str) -> list[str]:
     """A query's words, lowercase, without the punctuation around them or an elided article."""
-    return [bare(t.strip(SENTENCE_MARKS)).lower() for t in TOKEN.findall(text)]
+    return [plain_word(t) for t in TOKEN.findall(text)]
+
+
+def plain_word(token: str) -> str:
+    return bare(token.strip(SENTENCE_MARKS)).lower()
 
 
 def is_plain(text: str) -> bool:

@@ -64,6 +64,15 @@ def without_question_marks(text: str) -> str:
     return _ENDING_MARKS.sub("", text) if len(text.split()) > 1 else text
 
 
+def without_bare_parentheses(text: str) -> str:
+    """A query's parentheses as punctuation when it has no operator for them to group: a
+    question says "(REL Regular)" as an aside, and as a group its words were all required."""
+    tokens = TOKEN.findall(text)
+    if ("(" not in tokens and ")" not in tokens) or any(t in OPERATORS for t in tokens):
+        return text
+    return " ".join(t for t in tokens if t not in "()")
+
+
 # A filter typed as a word, as some search boxes take it ("kind:rule trample"): here it is an
 # option, and searched as words it would match nothing and say so confusingly. Compiled only
 # for a query with a colon: every search and show imports this module.

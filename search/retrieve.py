@@ -154,7 +154,7 @@ def dense(
     similar than `floor` (below it a query of nonsense words still has neighbours)."""
     if not query.plain:
         return ()  # NOT, OR and wildcards mean nothing to an encoder
-    hits = meaning.nearest(query.text, limit=depth, langs=set(langs) or None)
+    hits = meaning.nearest(query.meant or query.text, limit=depth, langs=set(langs) or None)
     return tuple(
         Candidate(hit.docnum, result_key(keys[hit.docnum]), hit.lang, hit.score)
         for hit in hits

@@ -1142,6 +1142,57 @@ def test_a_tournament_question_is_answered_by_the_judge_documents_first(
     assert payload["results"][0]["key"] == "704.5a"
 
 
+def test_at_regular_rel_a_situation_gets_the_jars_part_for_it(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At Regular REL the JAR's part for the infraction a situation is comes first, though no
+    infraction is named: two cards drawn instead of one is "A player accidentally draws more
+    cards" (the JAR's introduction, which shares every part's words, came first). A level
+    said in parentheses is an aside, not a group of required words (it found nothing)."""
+    drew = "En REL régulier mon adversaire a pioché deux cartes au lieu d'une, comment on répare ?"
+    assert found(judges_and_rules, monkeypatch, drew)[0] == (
+        "JAR a-player-accidentally-draws-more-cards-or-has"
+    )
+    saw = (
+        "Al torneo del venerdì (REL Regular) un giocatore mentre mescolava ha visto per "
+        "sbaglio una carta del suo grimorio: cosa si fa?"
+    )
+    assert "JAR a-player-sees-a-card-in-a-library" in found(judges_and_rules, monkeypatch, saw)[:3]
+
+
+def test_the_words_that_only_ask_a_judge_do_not_rank_the_judge_documents(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "pénalité", "torneo", "REL Competitive" say a tournament's question, and every part of
+    the judge documents has them: searched among those parts, they put the IPG's introduction
+    and its chapters first (IPG 3, IPG introduction, IPG 1.2 for a sorcery cast in the
+    opponent's turn; IPG introduction, IPG 3, IPG 3.4 for holographic sleeves). The rest of the
+    question ranks them; the encoder still reads it whole."""
+    sorcery = found(
+        judges_and_rules,
+        monkeypatch,
+        "pénalité rituel lancé pendant le tour adverse REL compétitif",
+    )
+    assert "IPG 2.5" in sorcery[:3], sorcery
+    sleeves = "Le bustine con l'ologramma sul retro sono ammesse in un torneo a REL Competitive?"
+    assert "MTR 3.11" in found(judges_and_rules, monkeypatch, sleeves)[:3]
+    for keys in (sorcery, found(judges_and_rules, monkeypatch, sleeves)):
+        assert not {"IPG introduction", "IPG 3", "IPG 1.2"} & set(keys[:3]), keys
+
+
+def test_a_games_extra_turns_are_not_the_end_of_match_procedure(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Cards name a game's extra turns "turno extra", "tour supplémentaire", "turno adicional"
+    (500.7; learned from card text): the curated names of MTR 2.4, the additional turns at a
+    round's end, no longer include them (`dos turnos extra` asked the MTR first)."""
+    keys = found(judges_and_rules, monkeypatch, "dos turnos extra")
+    assert keys[0] == "500.7" and "MTR 2.4" not in keys[:3], keys
+    assert run(judges_and_rules, monkeypatch, "term", "turno extra").startswith("extra turn\n")
+    names = run(judges_and_rules, monkeypatch, "term", "end-of-match procedure")
+    assert "turnos extra" not in names and "procedimiento de fin de ronda" in names
+
+
 def test_an_infraction_named_in_any_language_is_its_section(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -59,6 +59,35 @@ def test_operators_go_through_the_parser(seeds_engine: Engine):
     )
 
 
+def test_parentheses_without_an_operator_are_an_aside(seeds_engine: Engine):
+    """ "regola (delle leggende)" is the plain query: parentheses group only for an operator,
+    and as a group every word of "(REL Regular)" in a question was required (nothing found);
+    with OR they still group."""
+    from search.parse import parse
+
+    aside = parse("regola (delle leggende)", seeds_engine)
+    assert aside.plain and aside.text == "regola delle leggende"
+    assert not parse("(leggendario OR mondo) regola", seeds_engine).plain
+    results = seeds_engine.search("regola (delle leggende)", Filters(), 5).results
+    assert results[0].key == "205.4d"
+
+
+def test_a_judges_question_is_searched_without_the_words_that_only_ask(seeds_engine: Engine):
+    """ "penalità", "torneo", "REL Competitive" are left out of the words searched (not of what
+    the encoder reads); a question of those words alone keeps them."""
+    from search.parse import parse, without_asking_words
+
+    asked = parse(
+        "Torneo a REL Competitive: ho pescato una carta di troppo, che penalità?", seeds_engine
+    )
+    searched = without_asking_words(asked)
+    assert searched.words == ("pescato", "carta", "extra")
+    assert searched.text == "a ho pescato una carta di troppo, che"
+    assert searched.meant == asked.text
+    alone = parse("penalità torneo", seeds_engine)
+    assert without_asking_words(alone) == alone
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

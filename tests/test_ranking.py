@@ -23,6 +23,7 @@ from search.parse import (
     is_about_a_tournament,
     is_stop_word,
     level_document,
+    names_a_variant,
 )
 from search.retrieve import Candidate
 from search.scoring import LENGTH_CAP, PerLanguageBM25F
@@ -419,6 +420,46 @@ def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
     judged = rank.judge_documents_first(fused, True, "jar")
     assert rank.in_order(judged) == ["JAR a-player-makes-an-in-game-error-not", "IPG 2.3", "104.1"]
     assert judged["IPG 2.3"] == fused["IPG 2.3"] * rank.JUDGE_DOCUMENT_BONUS
+
+
+def test_at_regular_rel_the_infraction_found_best_hands_its_score_to_its_jar_part():
+    """A question about Regular REL whose words find IPG 2.3 (Hidden Card Error) best gets the
+    JAR's part for it ("A player accidentally draws more cards") at least as high; the
+    infractions found after the best hand nothing on (IPG 3.9's shuffling), and a part that
+    scores more keeps its own score."""
+    draws, shuffles = "JAR a-player-accidentally-draws-more-cards-or-has", "JAR general"
+    counterparts = {"IPG 2.3": draws, "IPG 3.9": shuffles}
+    fused = {"JAR introduction": 0.018, "IPG 2.3": 0.030, "IPG 3.9": 0.025, draws: 0.010}
+    fixed = rank.fixed_at_regular(fused, counterparts)
+    assert fixed[draws] == fused["IPG 2.3"] and shuffles not in fixed
+    judged = rank.judge_documents_first(fixed, True, "jar")
+    assert rank.in_order(judged)[0] == draws
+    assert rank.fixed_at_regular({**fused, draws: 0.05}, counterparts)[draws] == 0.05
+    assert rank.fixed_at_regular({"104.1": 0.02}, counterparts) == {"104.1": 0.02}
+
+
+@pytest.mark.parametrize(
+    "query, variant",
+    [
+        ("how many poison counters does it take to kill a player", False),
+        ("¿qué pasa si llego a 0 vidas?", False),
+        ("quanti punti vita ha un giocatore a Commander", True),
+        ("en multijoueur, qui commence ?", True),
+        ("in Two-Headed Giant how many poison counters", True),
+        ("mi compañero de equipo puede bloquear por mí", True),
+    ],
+)
+def test_a_query_that_names_no_variant_asks_about_a_two_player_game(query: str, variant: bool):
+    """A variant or a multiplayer game named in any language ("Commander", "multijoueur",
+    "Two-Headed Giant", "compañero de equipo") keeps the rules of sections 800-999 as they
+    are; otherwise they count half: 810.10 (a team's fifteen poison counters) no longer
+    outranks 704.5c, and a chapter's heading (8) is no variant's rule."""
+    assert names_a_variant(query) is variant
+    scores = {"810.10a": 0.030, "704.5c": 0.020, "8": 0.010}
+    assert rank.in_order(rank.two_player_game_first(scores, True))[0] == "810.10a"
+    halved = rank.two_player_game_first(scores, False)
+    assert rank.in_order(halved) == ["704.5c", "810.10a", "8"]
+    assert halved["810.10a"] == 0.030 * rank.VARIANT_SHARE and halved["8"] == 0.010
 
 
 def test_the_learned_order_raises_the_encoders_first_and_what_words_found():

@@ -54,6 +54,12 @@ class Language:
     # "en trop" has a content word): a query reads each as the word "extra", or "robó una
     # carta de más" would be "robó carta", as is every question about drawing.
     extra_phrases: tuple[str, ...] = ()
+    # Words that name a multiplayer game or a casual variant (sections 800-999: "Commander",
+    # "multigiocatore", "équipe"): a query without one asks about a two-player game.
+    variant_words: frozenset[str] = frozenset()
+    # Of the tournament words, those that ask a judge without naming what about ("penalità",
+    # "juge", "torneo", "REL"): every part of the judge documents has them.
+    asking_words: frozenset[str] = frozenset()
     # The language's name in English sentences ("no French text for 704"), and a few searches
     # the web app's home page offers in it.
     english_name: str = ""
@@ -181,6 +187,15 @@ LANGUAGES: dict[str, Language] = {
             "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
             "imbrogliare spettatore spettatori competitivo competitiva negozio rel decklist "
             "sideboard match prerelease sealed draft dq sanzione sanzioni"
+        ),
+        variant_words=word_set(
+            "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
+            "squadre compagno compagni gigante teste 2hg imperatore imperatori planechase "
+            "arcinemico archenemy vanguard cospirazione conspiracy draft melee"
+        ),
+        asking_words=word_set(
+            "penalità penalita penalizzazione sanzione sanzioni giudice giudici arbitro "
+            "torneo tornei rel"
         ),
     ),
     "fr": Language(
@@ -310,6 +325,14 @@ LANGUAGES: dict[str, Language] = {
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
             "scellé réservoir magasin rel decklist sideboard match matchs dq sanction sanctions"
         ),
+        variant_words=word_set(
+            "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
+            "équipe équipes equipe coéquipier coéquipiers géant têtes 2hg empereur empereurs "
+            "planechase archiennemi archenemy vanguard conspiracy draft mêlée melee"
+        ),
+        asking_words=word_set(
+            "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois rel"
+        ),
     ),
     "es": Language(
         code="es",
@@ -411,6 +434,15 @@ LANGUAGES: dict[str, Language] = {
             "juez jueces árbitro arbitro torneo torneos ronda rondas fundas funda trampa "
             "trampas banquillo espectador espectadores competitivo competitiva tienda rel "
             "decklist sideboard dq sanciones"
+        ),
+        variant_words=word_set(
+            "multijugador multiplayer commander comandante comandantes edh brawl equipo "
+            "equipos compañero compañeros gigante cabezas 2hg emperador emperadores planechase "
+            "archienemigo archenemy vanguard conspiracy draft melee"
+        ),
+        asking_words=word_set(
+            "penalización penalizacion penalizaciones penalidad sanción sancion sanciones "
+            "juez jueces árbitro arbitro torneo torneos rel"
         ),
     ),
     "pt": Language(
@@ -517,6 +549,14 @@ LANGUAGES: dict[str, Language] = {
             "penalidade penalidades infração advertência desqualificação desqualificado juiz "
             "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
             "loja rel decklist sideboard dq sanção sanções"
+        ),
+        variant_words=word_set(
+            "multijogador multiplayer commander comandante comandantes edh brawl equipe "
+            "equipes companheiro companheiros gigante cabeças 2hg imperador imperadores "
+            "planechase arqui-inimigo archenemy vanguard conspiracy draft melee"
+        ),
+        asking_words=word_set(
+            "penalidade penalidades sanção sanções juiz juízes torneio torneios rel"
         ),
     ),
     "en": Language(
@@ -625,6 +665,12 @@ LANGUAGES: dict[str, Language] = {
             "sleeves sleeve cheating cheat round rounds match matches sealed draft booster "
             "boosters fnm prerelease competitive casual spectator spectators store dq"
         ),
+        variant_words=word_set(
+            "multiplayer multi-player commander commanders edh brawl team teams teammate "
+            "teammates two-headed 2hg emperor emperors planechase plane planes planar "
+            "archenemy scheme schemes vanguard conspiracy draft free-for-all melee"
+        ),
+        asking_words=word_set("penalty penalties judge judges tournament tournaments rel"),
     ),
 }
 
