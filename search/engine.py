@@ -51,8 +51,6 @@ WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
 GLOSSARY_REDIRECT = re.compile(r"See ([^.]+)\.")  # an entry that is another's other name
 KEYWORD_HEADING = r"70[12]\.\d+"  # a keyword action's or ability's section
-# A keyword and its number ("scry 2"): compiled only for a query that ends with one.
-KEYWORD_PARAMETER = r"([^\W\d][\w'’ -]*?)\s+(\d{1,2}|X)"
 
 
 @dataclass(frozen=True)
@@ -330,22 +328,33 @@ class Engine:
         return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial, alone)
 
     def _without_keyword_parameter(self, text: str) -> str:
-        """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3") asks
-        for the keyword: its number is a parameter no rule prints (701.22 says "scry N"), and
-        as a required word it left the keyword's rules out for those that print the number."""
-        text = text.strip()
-        if not text[-1:].isdigit() and text[-1:] not in "xX":
-            return text
-        parameter = re.fullmatch(KEYWORD_PARAMETER, text, re.IGNORECASE)
-        if parameter is None:
-            return text
-        name = parameter.group(1)
-        keys = {
-            key
-            for concept in self.termbase.named_by(name)
-            for key in self.versions.headed(fold(concept))
-        }
-        return name if any(re.fullmatch(KEYWORD_HEADING, key) for key in keys) else text
+        """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3"),
+        alone or in a question ("profetizzare 2 come funziona", "cosa vuol dire macinare 3
+        carte"), asks for the keyword: its number is a parameter no rule prints (701.22 says
+        "scry N"), and as a required word it left the keyword's rules out for those that print
+        the number."""
+        tokens = text.split()
+        kept = [
+            token
+            for at, token in enumerate(tokens)
+            if not (at and is_keyword_number(token) and self._a_keyword(tokens[:at]))
+        ]
+        return " ".join(kept) if len(kept) < len(tokens) else text.strip()
+
+    def _a_keyword(self, before: list[str]) -> bool:
+        """Whether the last one to three words of `before` name a keyword (701 or 702)."""
+        from search.parse import SENTENCE_MARKS
+
+        for size in range(1, min(3, len(before)) + 1):
+            name = " ".join(before[-size:]).strip(SENTENCE_MARKS)
+            keys = {
+                key
+                for concept in self.termbase.named_by(name)
+                for key in self.versions.headed(fold(concept))
+            }
+            if any(re.fullmatch(KEYWORD_HEADING, key) for key in keys):
+                return True
+        return False
 
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""
@@ -833,3 +842,8 @@ class Engine:
 
 def _begins_other(one: str, other: str) -> bool:
     return one.startswith(other) or other.startswith(one)
+
+
+def is_keyword_number(token: str) -> bool:
+    """A keyword's number as cards print it: "scry 2", "ward X"."""
+    return (token.isdigit() and len(token) <= 2) or token == "X"

@@ -266,11 +266,13 @@ def test_a_verb_in_a_query_taken_for_another_language_finds_its_rule(full_lemmas
 def test_a_keyword_with_its_number_asks_for_the_keyword(full_lemmas: Path):
     """ "scry 2" is the keyword as cards print it: 701.22 first (it prints "scry N", so the
     number as a required word left it out for 111.10e's token that scries 1 or 2); the same
-    in Italian ("macinare 3": mill) and for an ability ("egida 2": ward). A number after a
-    word that names no keyword stays a word of the query."""
+    in Italian ("macinare 3": mill) and for an ability ("egida 2": ward), and inside a
+    question ("profetizzare 2 come funziona" had 111.10's tokens first). A number after a word
+    that names no keyword stays a word of the query."""
     assert keys("scry 2")[0] == "701.22"
     assert keys("macinare 3")[0] == "701.17"
     assert keys("egida 2")[0] == "702.21"
+    assert keys("profetizzare 2 come funziona")[0].startswith("701.22")
     code, out, _ = search("toughness 0", "--json", "--limit", "5")
     results = json.loads(out)["results"]
     assert code == 0 and results
