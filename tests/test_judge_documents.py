@@ -1193,6 +1193,19 @@ def test_a_games_extra_turns_are_not_the_end_of_match_procedure(
     assert "turnos extra" not in names and "procedimiento de fin de ronda" in names
 
 
+def test_a_loop_in_spanish_or_french_is_the_mtrs_loops(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judges say "bucle" and "boucle" (the Spanish CR's own word beside "repetición", which
+    the term base had learned alone): asked of a tournament, MTR 4.4 Loops comes first (the
+    MTR's chapter headings did, nearest by meaning)."""
+    for asked in (
+        "Tengo un combo infinito en un torneo, ¿cómo tengo que anunciar el bucle?",
+        "comment annoncer une boucle en tournoi",
+    ):
+        assert found(judges_and_rules, monkeypatch, asked)[0] == "MTR 4.4", asked
+
+
 def test_an_infraction_named_in_any_language_is_its_section(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
