@@ -476,7 +476,21 @@ class Engine:
                 if keys := self._listed_infractions({" ".join(words[start : start + size])}):
                     found |= keys
                     taken |= span
+        if not found and query.asked:
+            found = self._infractions_split(words)
         return found, False
+
+    def _infractions_split(self, words: tuple[str, ...]) -> set[str]:
+        """The infraction a question names with one word put inside its name ("ho pescato per
+        sbaglio una carta di troppo": pescare carte extra, Hidden Card Error): three or four
+        consecutive words, one inside left out."""
+        found: set[str] = set()
+        for size in (4, 3):
+            for start in range(len(words) - size + 1):
+                window = words[start : start + size]
+                runs = {" ".join(window[:at] + window[at + 1 :]) for at in range(1, size - 1)}
+                found |= self._listed_infractions(runs)
+        return found
 
     def _infractions_reordered(self, query: Query) -> set[str]:
         """The infractions two words of a query name in the other order: a verb before its noun

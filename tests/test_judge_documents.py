@@ -664,6 +664,8 @@ def test_extra_cards_seen_or_drawn_as_judges_say_it(
         ("el jugador miró cartas de más", "IPG 2.2"),
         ("el jugador robó una carta de más", "IPG 2.3"),
         ("pesca una carta in più", "IPG 2.3"),
+        # A word inside the name, in a question: "pescato [per sbaglio] una carta di troppo".
+        ("ho pescato per sbaglio una carta di troppo, che penalità prendo?", "IPG 2.3"),
     ):
         assert found(judge_home, monkeypatch, asked)[0] == key, asked
     # Drawing or seeing cards without "more than allowed" names no infraction: "robar cartas
