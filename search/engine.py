@@ -859,5 +859,5 @@ def _begins_other(one: str, other: str) -> bool:
 
 
 def is_keyword_number(token: str) -> bool:
-    """A keyword's number as cards print it: "scry 2", "ward X"."""
-    return (token.isdigit() and len(token) <= 2) or token == "X"
+    """A keyword's number as cards print it: "scry 2", "ward X" (or "x", as typed)."""
+    return (token.isdigit() and len(token) <= 2) or token in ("X", "x")
