@@ -542,13 +542,15 @@ class Engine:
     def _regular_counterparts(self) -> dict[str, str]:
         """Each IPG infraction's JAR part in the library (REGULAR_COUNTERPARTS), by key."""
         parts = self.versions.keys_under(doc_key("jar", ""))
-        # A part's key is its title's first words (corpus/read/layouts/judging_at_regular.py),
-        # and the table's a title's start: one begins the other.
-        found = {
-            infraction: [p for p in parts if _begins_other(p, doc_key("jar", slug(title)))]
-            for infraction, title in REGULAR_COUNTERPARTS.items()
-        }
-        return {infraction: parts[0] for infraction, parts in found.items() if len(parts) == 1}
+        counterparts: dict[str, str] = {}
+        for title, infractions in REGULAR_COUNTERPARTS.items():
+            # A part's key is its title's first words (corpus/read/layouts/
+            # judging_at_regular.py), the table's a title's start: one begins the other.
+            start = doc_key("jar", slug(title))
+            keyed = [p for p in parts if p.startswith(start) or start.startswith(p)]
+            if len(keyed) == 1:
+                counterparts.update(dict.fromkeys(infractions, keyed[0]))
+        return counterparts
 
     @cached_property
     def _infraction_names(self) -> Any:
@@ -852,10 +854,6 @@ class Engine:
         keys = set(self.versions.citing(key))
         keys.discard(key)
         return sorted(keys, key=sort_key)
-
-
-def _begins_other(one: str, other: str) -> bool:
-    return one.startswith(other) or other.startswith(one)
 
 
 def is_keyword_number(token: str) -> bool:

@@ -136,7 +136,7 @@ def without_asking_words(query: Query) -> Query:
     that only ask a judge ("pénalité", "REL compétitif"), which every part of those documents
     has (their introductions first); unchanged when nothing else is left."""
     kept = [t for t in TOKEN.findall(query.text) if plain_word(t) not in ASKING_WORDS]
-    words = tuple(w for w in query.words if w.lower() not in ASKING_WORDS)
+    words = tuple(w for w in query.words if plain_word(w) not in ASKING_WORDS)
     if not words or len(words) == len(query.words):
         return query
     return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)

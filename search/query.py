@@ -102,7 +102,9 @@ def validate(text: str) -> str:
     if stripped.count('"') % 2:
         raise QueryError(f'query {shown!r} has an unbalanced quote; close the phrase with "')
     if stripped.count("(") != stripped.count(")"):
-        raise QueryError(f"query {shown!r} has unbalanced parentheses")
+        raise QueryError(
+            f"query {shown!r} has unbalanced parentheses; close each ( with ) or leave them out"
+        )
     words = [t for t in TOKEN.findall(stripped) if t not in "()"]
     if not any(re.search(r"\w", t) for t in words):
         raise QueryError(

@@ -221,7 +221,7 @@ def two_player_game_first(scores: Mapping[str, float], variant: bool) -> Scores:
 
 
 def is_variant_rule(key: str) -> bool:
-    """A rule of the multiplayer rules (800-811) or the casual variants (900-905)."""
+    """A rule of the multiplayer rules (800-811) or the casual variants (900 onwards)."""
     number = RuleNumber.of(key)
     return number is not None and number.section >= 800
 

@@ -234,10 +234,12 @@ def test_accent_and_case_folding():
 
 
 def test_malformed_queries_get_one_line_and_exit_2():
-    """Empty, unbalanced, lone operators, '*', leading NOT, 10,000 characters: exit 2."""
+    """Empty, unbalanced, lone operators, '*', leading NOT, 10,000 characters: exit 2, and the
+    message says the fix."""
     for query, message in [
         ("", "empty query"),
         ('"regola delle', "unbalanced quote"),
+        ("(REL Regular", "close each ( with ) or leave them out"),
         ("*", "no words"),
         ("AND OR", "only operators"),
         ("NOT mondo", "starts with NOT"),

@@ -449,12 +449,16 @@ def test_at_regular_rel_the_infraction_found_best_hands_its_score_to_its_jar_par
         ("mi compañero de equipo puede bloquear por mí", True),
     ],
 )
-def test_a_query_that_names_no_variant_asks_about_a_two_player_game(query: str, variant: bool):
-    """A variant or a multiplayer game named in any language ("Commander", "multijoueur",
-    "Two-Headed Giant", "compañero de equipo") keeps the rules of sections 800-999 as they
-    are; otherwise they count half: 810.10 (a team's fifteen poison counters) no longer
-    outranks 704.5c, and a chapter's heading (8) is no variant's rule."""
+def test_a_variant_is_named_in_any_language(query: str, variant: bool):
+    """ "Commander", "multijoueur", "Two-Headed Giant", "compañero de equipo" name a variant
+    or a multiplayer game; "0 vidas", "poison counters" do not."""
     assert names_a_variant(query) is variant
+
+
+def test_a_query_that_names_no_variant_asks_about_a_two_player_game():
+    """A query that names a variant keeps the rules of sections 800-999 as they are; one that
+    names none counts them half: 810.10 (a team's fifteen poison counters) no longer outranks
+    704.5c, and a chapter's heading (8) is no variant's rule."""
     scores = {"810.10a": 0.030, "704.5c": 0.020, "8": 0.010}
     assert rank.in_order(rank.two_player_game_first(scores, True))[0] == "810.10a"
     halved = rank.two_player_game_first(scores, False)

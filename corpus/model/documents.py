@@ -70,29 +70,27 @@ LEVEL_WORDS = {
     ),
 }
 
-# The JAR's part for each IPG infraction, by the start of the part's title: at Regular REL a
-# judge fixes what the IPG calls Missed Trigger as the JAR's "A player forgets a triggered
-# ability" says. The JAR names no infraction; read side by side, JAR 2024-09-23's parts cover
-# these IPG 2024-09-23 sections (its "General Unwanted Behaviors" lists shuffling, slow play,
-# advice, tardiness and outcomes by incentives; its "Serious Problems" abuse, cheating, theft).
+# The JAR's parts by the start of their titles, each with the IPG infractions it fixes: at
+# Regular REL a judge fixes what the IPG calls Missed Trigger as the JAR's "A player forgets a
+# triggered ability" says. The JAR names no infraction; read side by side, JAR 2024-09-23's
+# parts cover these IPG 2024-09-23 sections (its "General Unwanted Behaviors" lists shuffling,
+# slow play, advice, tardiness and outcomes by incentives; its "Serious Problems" abuse,
+# cheating, theft).
 REGULAR_COUNTERPARTS = {
-    "IPG 2.1": "A player forgets a triggered ability",
-    "IPG 2.2": "A player sees a card in a library",
-    "IPG 2.3": "A player accidentally draws more cards",
-    "IPG 2.5": "A player makes an in-game error not mentioned above",
-    "IPG 2.6": "A player makes an in-game error not mentioned above",
-    "IPG 3.4": "A player has illegal, insufficient",
-    "IPG 3.5": "A player has illegal, insufficient",
-    "IPG 3.1": "General Unwanted Behaviors",
-    "IPG 3.2": "General Unwanted Behaviors",
-    "IPG 3.3": "General Unwanted Behaviors",
-    "IPG 3.9": "General Unwanted Behaviors",
-    "IPG 4.3": "General Unwanted Behaviors",
-    "IPG 4.4": "General Unwanted Behaviors",
-    "IPG 4.2": "Serious Problems",
-    "IPG 4.5": "Serious Problems",
-    "IPG 4.6": "Serious Problems",
-    "IPG 4.8": "Serious Problems",
+    "A player forgets a triggered ability": ("IPG 2.1",),
+    "A player sees a card in a library": ("IPG 2.2",),
+    "A player accidentally draws more cards": ("IPG 2.3",),
+    "A player makes an in-game error not mentioned above": ("IPG 2.5", "IPG 2.6"),
+    "A player has illegal, insufficient": ("IPG 3.4", "IPG 3.5"),
+    "General Unwanted Behaviors": (
+        "IPG 3.1",
+        "IPG 3.2",
+        "IPG 3.3",
+        "IPG 3.9",
+        "IPG 4.3",
+        "IPG 4.4",
+    ),
+    "Serious Problems": ("IPG 4.2", "IPG 4.5", "IPG 4.6", "IPG 4.8"),
 }
 
 # Compiled on first use (0.8 ms, for its case-insensitive look-ahead): most texts asked about
