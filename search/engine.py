@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,12 +14,8 @@ from corpus import paths
 from corpus.model.dates import in_effect_on, resolve_edition
 from corpus.model.documents import (
     JUDGE,
-    REGULAR_COUNTERPARTS,
     doc_of_key,
-    is_judge_key,
-    slug,
 )
-from corpus.model.documents import key as doc_key
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import RuleNumber, cited_numbers, parent_of, sort_key
 from corpus.model.text import fold
@@ -29,7 +23,7 @@ from corpus.paths import TERMBASE, TERMBASE_READY, VOCABULARY
 from indexer.sidestore import CurrentKeys, Reader
 from search import present
 from search.errors import UnknownEdition
-from search.query import NumberQuery, Translations, runs
+from search.query import NumberQuery, Translations
 from search.results import Filters, Result, SearchOutcome
 
 __all__ = ["Engine", "Filters", "Result", "SearchOutcome"]
@@ -39,6 +33,7 @@ if TYPE_CHECKING:
     from corpus.model.records import StoredRecord
     from corpus.terms.termbase import TermBase
     from indexer.store import Current
+    from search.judge_named import Infractions, JudgeNaming
     from search.parse import Query
 
 ANSWERS_KEPT = 256  # searches an engine remembers
@@ -51,15 +46,6 @@ WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
 GLOSSARY_REDIRECT = re.compile(r"See ([^.]+)\.")  # an entry that is another's other name
 KEYWORD_HEADING = r"70[12]\.\d+"  # a keyword action's or ability's section
-
-
-@dataclass(frozen=True)
-class Infractions:
-    """The IPG infractions a query names (its words, any language), and those of them it names
-    only in another order or by meaning, which come first whatever its words found."""
-
-    named: set[str]
-    first: set[str]
 
 
 class Remembered:
@@ -243,21 +229,9 @@ class Engine:
         from search.parse import parse, without_asking_words
 
         query = parse(self._without_keyword_parameter(text), self)
-        named, whole = self._infractions_named(query)
-        # An infraction its words name in another order, or mean though the term base has not
-        # them ("aiuto esterno"): a tournament's question, that infraction first; so is the
-        # part a query is the whole name of ("USC major": IPG 4.2, before IPG 4 its words fit).
-        meant = (
-            set() if named else self._infractions_reordered(query) or self._infractions_meant(query)
-        )
-        if meant:
+        infractions = self.judge_naming.of(query)
+        if infractions.meant:
             query = dataclasses.replace(query, tournament=True)
-        if query.level_document == "jar":
-            # At Regular REL the JAR judges, not the IPG: an infraction the question names
-            # asks the JAR's sections ("en REL Regular mi oponente robó una carta de más").
-            named = {key for key in named if doc_of_key(key) != "ipg"}
-            meant = {key for key in meant if doc_of_key(key) != "ipg"}
-        infractions = Infractions(named | meant, meant | (named if whole else set()))
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among
             # themselves: a penalty's section against the other sections, not against the
@@ -304,7 +278,7 @@ class Engine:
         # An infraction's name, in any language, is a tournament's word ("cartas marcadas").
         tournament = query.tournament or bool(named)
         if query.level_document == "jar":
-            scores = rank.fixed_at_regular(scores, self._regular_counterparts)
+            scores = rank.fixed_at_regular(scores, self.judge_naming.regular_counterparts)
         scores = rank.judge_documents_first(scores, tournament, query.level_document)
         if dense:
             scores = rank.learned_order(scores, by_words, by_meaning)
@@ -355,6 +329,13 @@ class Engine:
             if any(re.fullmatch(KEYWORD_HEADING, key) for key in keys):
                 return True
         return False
+
+    @cached_property
+    def judge_naming(self) -> JudgeNaming:
+        """The judge documents' parts queries name (search/judge_named.py)."""
+        from search.judge_named import JudgeNaming
+
+        return JudgeNaming(self)
 
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""
@@ -450,129 +431,6 @@ class Engine:
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
         headed |= {key for name in named for key in self.versions.listing(name)}
         return keys | (headed & set(scores)) | (infractions & set(scores))
-
-    def _infractions_named(self, query: Query) -> tuple[set[str], bool]:
-        """The judge documents' parts a query names, and whether the whole query is one's name.
-        A question names an IPG infraction or a titled section anywhere in it, by one to four
-        consecutive words ("…si un joueur arrive en retard": tardiness, IPG 3.1): a name so
-        specific asks for its section, wherever the question puts it. Another query names one
-        whole ("cartas marcadas": Marked Cards, IPG 3.8), or by two to four of its words
-        ("conducta antideportiva menor en competitivo": IPG 4.1); one word of it is too little
-        ("marcadas" alone is stemmed as "marco", a frame)."""
-        if not query.words:
-            return set(), False
-        if not query.asked and (whole := self._listed_infractions({" ".join(query.words)})):
-            return whole, True
-        # The longest name wins: "condotta antisportiva grave" is IPG 4.2, not also the
-        # chapter its first two words title (IPG 4, Unsporting Conduct).
-        found: set[str] = set()
-        taken: set[int] = set()
-        words = query.words
-        for size in (4, 3, 2, 1) if query.asked else (4, 3, 2):
-            for start in range(len(words) - size + 1):
-                span = set(range(start, start + size))
-                if span & taken:
-                    continue
-                if keys := self._listed_infractions({" ".join(words[start : start + size])}):
-                    found |= keys
-                    taken |= span
-        if not found and query.asked:
-            found = self._infractions_split(words)
-        return found, False
-
-    def _infractions_split(self, words: tuple[str, ...]) -> set[str]:
-        """The infraction a question names with one word put inside its name ("ho pescato per
-        sbaglio una carta di troppo": pescare carte extra, Hidden Card Error): three or four
-        consecutive words, one inside left out."""
-        found: set[str] = set()
-        for size in (4, 3):
-            for start in range(len(words) - size + 1):
-                window = words[start : start + size]
-                runs = {" ".join(window[:at] + window[at + 1 :]) for at in range(1, size - 1)}
-                found |= self._listed_infractions(runs)
-        return found
-
-    def _infractions_reordered(self, query: Query) -> set[str]:
-        """The infractions two words of a query name in the other order: a verb before its noun
-        ("oublié un déclenchement", "ha dimenticato un innesco", "a oublié sa capacité
-        déclenchée") is the name's noun and participle ("déclenchement oublié", "innesco
-        dimenticato", "capacité déclenchée oubliée")."""
-        if not query.plain:
-            return set()
-        moved = {" ".join([*rest, first]) for _, (first, *rest) in runs(query.words, (2, 3))}
-        return self._listed_infractions(moved)
-
-    def _listed_infractions(self, named: set[str]) -> set[str]:
-        """The judge documents' parts these texts name: an infraction their lists name, else
-        the section a judge's concept titles ("prendere appunti": Taking Notes, MTR 2.11)."""
-        found: set[str] = set()
-        for run in named:
-            for concept in self.termbase.named_by(run):
-                listed = [k for k in self.versions.listing(fold(concept)) if is_judge_key(k)]
-                found.update(listed or self._judge_titled(concept))
-        return found
-
-    def _judge_titled(self, concept: str) -> list[str]:
-        """The judge documents' sections titled by a concept only the curated rows name: a
-        tournament's word, not a game's ("sleeves" yes; "sideboard", learned from the CR, and
-        "player", whose plural titles MTR 1.10, no)."""
-        terms = self.termbase.terms_of(concept.lower())
-        if not terms or not all(t.source.startswith("curated") for t in terms):
-            return []
-        return [k for k in self.versions.headed(fold(concept)) if is_judge_key(k)]
-
-    def _infractions_meant(self, query: Query) -> set[str]:
-        """The infraction two or three consecutive words of a query mean though the term base
-        has not that name ("aiuto esterno", "ayuda externa": Outside Assistance, IPG 3.2): by
-        the encoder, near its names in every language (MEANT_NAME_FLOOR). Not for a query of
-        English words: the term base has the English names as printed, and a short English
-        query would load the encoder for nothing (`search "legend rule"` answered in process
-        took 0.46 s instead of 0.20)."""
-        if self.meaning is None or not query.plain:
-            return set()
-        if all(self.written_in(word, ["en"]) for word in query.words):
-            return set()  # every word English ("legend rule"; "aide extérieure" is not)
-        texts = list(dict.fromkeys(" ".join(words) for _, words in runs(query.words, (2, 3))))
-        if not texts:
-            return set()
-        names = self._infraction_names
-        return names.meant(self.meaning.embed(texts)) if names is not None else set()
-
-    @cached_property
-    def _regular_counterparts(self) -> dict[str, str]:
-        """Each IPG infraction's JAR part in the library (REGULAR_COUNTERPARTS), by key."""
-        parts = self.versions.keys_under(doc_key("jar", ""))
-        counterparts: dict[str, str] = {}
-        for title, infractions in REGULAR_COUNTERPARTS.items():
-            # A part's key is its title's first words (corpus/read/layouts/
-            # judging_at_regular.py), the table's a title's start: one begins the other.
-            start = doc_key("jar", slug(title))
-            keyed = [p for p in parts if p.startswith(start) or start.startswith(p)]
-            if len(keyed) == 1:
-                counterparts.update(dict.fromkeys(infractions, keyed[0]))
-        return counterparts
-
-    @cached_property
-    def _infraction_names(self) -> Any:
-        """The judge documents' listed names (IPG infractions) in every language, encoded."""
-        from search.infraction_names import InfractionNames
-
-        listed = {
-            item: tuple(judge)
-            for item, keys in self.versions.listings().items()
-            if (judge := [k for k in keys if is_judge_key(k)])
-        }
-        return InfractionNames.of(listed, self.termbase, self._embedded)
-
-    def _embedded(self, texts: list[str]) -> Any:
-        """Vectors of texts every process asks again (the infractions' names): from the home's
-        cache of embeddings by text hash when it can be read and written, else encoded."""
-        if self.home is not None:
-            from indexer.vectors import vectors_for
-
-            with contextlib.suppress(OSError):  # a read-only home: encoded each time
-                return vectors_for(self.home, texts)[0]
-        return self.meaning.embed(texts)
 
     def _keyword_sections(self, query: Query) -> set[str]:
         """The keyword abilities' sections (702.x) a question or sentence mentions in its own

@@ -1291,9 +1291,9 @@ def test_a_query_of_english_words_asks_no_infraction_of_the_encoder(
     )
     monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
     with open_engine() as engine:
-        assert engine._infractions_meant(parse("legend rule", engine)) == set()
+        assert engine.judge_naming.meant(parse("legend rule", engine)) == set()
         assert asked == []
-        assert engine._infractions_meant(parse("aide extérieure", engine)) == {"IPG 3.2"}
+        assert engine.judge_naming.meant(parse("aide extérieure", engine)) == {"IPG 3.2"}
         assert ["aide extérieure"] in asked
 
 
