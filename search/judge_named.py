@@ -139,7 +139,7 @@ class JudgeNaming:
         if not texts:
             return set()
         names = self._names
-        return names.meant(self.engine.meaning.embed(texts)) if names is not None else set()
+        return names.meant(texts, self.engine.meaning.embed) if names is not None else set()
 
     @cached_property
     def regular_counterparts(self) -> dict[str, str]:

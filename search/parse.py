@@ -36,6 +36,7 @@ OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values
 
 # A tournament's words in every language ("penalità", "REL"): judges type "decklist" in any.
 TOURNAMENT_WORDS = frozenset().union(*(lang.tournament_words for lang in LANGUAGES.values()))
+TOURNAMENT_PHRASES = tuple(p for lang in LANGUAGES.values() for p in lang.tournament_phrases)
 # The words that ask a judge without naming what about, and the levels' ("REL Regular").
 ASKING_WORDS = frozenset().union(
     *(lang.asking_words for lang in LANGUAGES.values()), *LEVEL_WORDS.values()
@@ -127,7 +128,7 @@ def is_about_a_tournament(text: str) -> bool:
     words = plain_words(text)
     spaced = f" {' '.join(words)} "
     return any(word in TOURNAMENT_WORDS for word in words) or any(
-        f" {penalty} " in spaced for penalty in NAMED_PENALTIES
+        f" {phrase} " in spaced for phrase in (*NAMED_PENALTIES, *TOURNAMENT_PHRASES)
     )
 
 

@@ -1297,6 +1297,25 @@ def test_a_query_of_english_words_asks_no_infraction_of_the_encoder(
         assert ["aide extérieure"] in asked
 
 
+def test_an_infraction_is_meant_by_the_words_its_names_do_not_share(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two words near an infraction's names by the one they share are not its name: "cartes
+    donnent" (cartes marquées) made a question about two extra turns one of Marked Cards, IPG
+    3.8 first. "carte marcate" means them by "marcate" too; "gioco troppo lento" is mostly
+    Slow Play's own words."""
+    from search.parse import parse
+    from search.session import open_engine
+
+    monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
+    question = "deux cartes me donnent chacune un tour supplémentaire : dans quel ordre ?"
+    with open_engine() as engine:
+        assert engine.judge_naming.meant(parse(question, engine)) == set()
+        assert engine.judge_naming.meant(parse("cartas van", engine)) == set()
+        assert engine.judge_naming.meant(parse("carte marcate", engine)) == {"IPG 3.8"}
+        assert engine.judge_naming.meant(parse("gioco troppo lento", engine)) == {"IPG 3.3"}
+
+
 @pytest.fixture(scope="module")
 def judges_and_spanish(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
     """The newest MTR and IPG, the JAR, English 2026-08-07 and the Spanish CR (words only)."""

@@ -308,6 +308,16 @@ def test_fusion_ranks_by_both_rankings():
     assert rank.in_order(weighed)[:2] == ["205.4d", "704.5j"]
 
 
+def test_fusion_keeps_a_first_place_worth_more_than_two_distant_ones():
+    """With the default constant (30), a key words put first and the encoder not at all beats
+    one both put 25th; at the paper's 60 the distant pair won."""
+    lexical = {"602.5d": 9.0, **{f"1.{n}": 5.0 - n / 10 for n in range(23)}, "701.2a": 1.0}
+    dense = {**{f"2.{n}": 0.9 - n / 100 for n in range(24)}, "701.2a": 0.5}
+    assert rank.in_order(lexical).index("701.2a") == rank.in_order(dense).index("701.2a") == 24
+    assert rank.in_order(rank.fused(lexical, dense))[0] == "602.5d"
+    assert rank.in_order(rank.fused(lexical, dense, k=60))[0] == "701.2a"
+
+
 def test_fusion_without_a_dense_ranking_keeps_the_lexical_order():
     """No vectors (being prepared, or none near enough): the fused order is Whoosh's."""
     lexical = {"205.4d": 9.0, "704.5j": 12.0, "205.4a": 1.0}
@@ -365,6 +375,9 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("après une game loss, qui choisit de commencer la partie suivante ?", True),
         ("il a oublié de mélanger sa bibliothèque, c'est quoi la sanction", True),
         ("che sanzione prende chi gioca lentamente?", True),
+        ("en mi lista de mazo apunté una versión distinta del planeswalker", True),
+        ("à l'avant-première mon adversaire mélange à peine son deck", True),
+        ("al Friday Night Magic un ragazzo ha trovato una carta in più", True),
         ("cosa succede se pesco da un grimorio vuoto", False),
         ("does life loss from a spell trigger lifelink", False),
         ("¿puedo responder a una habilidad de maná?", False),
@@ -374,9 +387,10 @@ def test_a_question_about_a_keyword_gets_its_section_first():
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
     query: str, tournament: bool
 ):
-    """ "penalizacion", "penalità", "ronde", "REL", "match", an IPG penalty named as the IPG
-    writes it ("game loss"): the question is of a tournament; a game's question ("grimorio
-    vuoto", "habilidad de maná", "life loss") is not."""
+    """ "penalizacion", "penalità", "ronde", "REL", "match", "avant-première", a decklist in
+    several words ("lista de mazo"), an IPG penalty named as the IPG writes it ("game loss"): the
+    question is of a tournament; a game's question ("grimorio vuoto", "habilidad de maná", "life
+    loss") is not."""
     assert is_about_a_tournament(query) is tournament
 
 
@@ -408,12 +422,14 @@ def test_a_tournament_outcome_starts_with_the_judge_documents_own_best():
 
 
 def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
-    """ "en REL Regular…", "at FNM", "torneo casual": the JAR; "a competitive": the IPG; a
-    query naming both levels, or none, prefers neither. Asked so, the JAR's part outranks the
-    IPG's infraction that shares its words."""
+    """ "en REL Regular…", "at FNM", "torneo casual", a prerelease: the JAR; "a competitive":
+    the IPG; a query naming both levels, or none, prefers neither. Asked so, the JAR's part
+    outranks the IPG's infraction that shares its words."""
     assert level_document("en REL Regular, ¿cuándo se descalifica a un jugador?") == "jar"
     assert level_document("torneo casual, l'avversario si è scordato un innesco") == "jar"
     assert level_document("a competitive un giocatore pesca otto carte") == "ipg"
+    assert level_document("en la presentación mi rival casi no baraja") == "jar"  # prerelease
+    assert level_document("at a prerelease my opponent drew an extra card") == "jar"
     assert level_document("regular or competitive, what changes?") is None
     assert level_document("quelle pénalité pour une decklist illégale") is None
     fused = {"IPG 2.3": 0.020, "JAR a-player-makes-an-in-game-error-not": 0.015, "104.1": 0.016}

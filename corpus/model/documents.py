@@ -36,8 +36,8 @@ PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualificati
 INFRACTION_CHAPTERS = ("Game Play Errors", "Tournament Errors", "Unsporting Conduct")
 
 # The judge document a tournament's level is judged by, and the words that say the level in
-# every language: the JAR at Regular REL (a store's casual event, FNM), the IPG at Competitive
-# and Professional (as both documents' introductions say).
+# every language: the JAR at Regular REL (a store's casual event, FNM, a prerelease), the IPG
+# at Competitive and Professional (as both documents' introductions say).
 LEVEL_WORDS = {
     "jar": frozenset(
         {
@@ -46,6 +46,12 @@ LEVEL_WORDS = {
             "régulier",
             "régulière",
             "fnm",
+            "friday",  # Friday Night Magic
+            "prerelease",
+            "presentación",  # Spanish: a prerelease
+            "presentacion",
+            "avant-première",
+            "pré-lançamento",
             "casual",
             "amichevole",
             "store",

@@ -50,6 +50,8 @@ class Language:
     # Words a question about a tournament has ("penalità", "REL", "decklist"): the judge
     # documents (MTR, IPG, JAR) answer it rather than the CR.
     tournament_words: frozenset[str] = frozenset()
+    # A tournament's things named in several words ("lista de mazo": a decklist).
+    tournament_phrases: tuple[str, ...] = ()
     # Phrases for "more than allowed" made of stop words alone ("de más", "in più"; French
     # "en trop" has a content word): a query reads each as the word "extra", or "robó una
     # carta de más" would be "robó carta", as is every question about drawing.
@@ -186,8 +188,10 @@ LANGUAGES: dict[str, Language] = {
             "penalità penalita penalizzazione infrazione infrazioni ammonizione squalifica "
             "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
             "imbrogliare spettatore spettatori competitivo competitiva negozio rel decklist "
-            "sideboard match prerelease sealed draft dq sanzione sanzioni"
+            "sideboard match prerelease sealed draft booster fnm dq sanzione sanzioni penalizzato "
+            "penalizzata penalizzati penalizzare penalizza sanzionato sanzionata"
         ),
+        tournament_phrases=("lista del mazzo", "lista mazzo", "liste dei mazzi"),
         variant_words=word_set(
             "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
             "squadre compagno compagni gigante teste 2hg imperatore imperatori planechase "
@@ -195,7 +199,7 @@ LANGUAGES: dict[str, Language] = {
         ),
         asking_words=word_set(
             "penalità penalita penalizzazione sanzione sanzioni giudice giudici arbitro "
-            "torneo tornei rel"
+            "torneo tornei rel penalizzato penalizzata penalizzati penalizzare sanzionato"
         ),
     ),
     "fr": Language(
@@ -323,15 +327,19 @@ LANGUAGES: dict[str, Language] = {
             "pénalité pénalités penalite infraction infractions avertissement "
             "disqualification disqualifié juge juges arbitre tournoi tournois ronde rondes "
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
-            "scellé réservoir magasin rel decklist sideboard match matchs dq sanction sanctions"
+            "scellé réservoir magasin rel decklist sideboard match matchs dq sanction sanctions "
+            "prerelease avant-première draft booster boosters fnm pénalisé pénalisée pénalisés "
+            "pénaliser pénalise sanctionné sanctionnée"
         ),
+        tournament_phrases=("liste de deck", "liste du deck", "listes de deck"),
         variant_words=word_set(
             "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
             "équipe équipes equipe coéquipier coéquipiers géant têtes 2hg empereur empereurs "
             "planechase archiennemi archenemy vanguard conspiracy draft mêlée melee"
         ),
         asking_words=word_set(
-            "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois rel"
+            "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois "
+            "rel pénalisé pénalisée pénalisés pénaliser sanctionné"
         ),
     ),
     "es": Language(
@@ -433,8 +441,11 @@ LANGUAGES: dict[str, Language] = {
             "infraccion advertencia descalificación descalificacion descalifica descalificado "
             "juez jueces árbitro arbitro torneo torneos ronda rondas fundas funda trampa "
             "trampas banquillo espectador espectadores competitivo competitiva tienda rel "
-            "decklist sideboard dq sanciones"
+            "decklist sideboard dq sanciones presentación presentacion prerelease sellado "
+            "draft booster boosters fnm penalizado penalizada penalizados penalizar penaliza "
+            "sancionado sancionada"
         ),
+        tournament_phrases=("lista de mazo", "lista del mazo", "listas de mazo"),
         variant_words=word_set(
             "multijugador multiplayer commander comandante comandantes edh brawl equipo "
             "equipos compañero compañeros gigante cabezas 2hg emperador emperadores planechase "
@@ -442,7 +453,8 @@ LANGUAGES: dict[str, Language] = {
         ),
         asking_words=word_set(
             "penalización penalizacion penalizaciones penalidad sanción sancion sanciones "
-            "juez jueces árbitro arbitro torneo torneos rel"
+            "juez jueces árbitro arbitro torneo torneos rel penalizado penalizada penalizados "
+            "penalizar sancionado"
         ),
     ),
     "pt": Language(
@@ -548,15 +560,18 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "penalidade penalidades infração advertência desqualificação desqualificado juiz "
             "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
-            "loja rel decklist sideboard dq sanção sanções"
+            "loja rel decklist sideboard dq sanção sanções prerelease pré-lançamento selado "
+            "draft booster boosters fnm penalizado penalizada penalizar penaliza"
         ),
+        tournament_phrases=("lista de deck", "lista do deck"),
         variant_words=word_set(
             "multijogador multiplayer commander comandante comandantes edh brawl equipe "
             "equipes companheiro companheiros gigante cabeças 2hg imperador imperadores "
             "planechase arqui-inimigo archenemy vanguard conspiracy draft melee"
         ),
         asking_words=word_set(
-            "penalidade penalidades sanção sanções juiz juízes torneio torneios rel"
+            "penalidade penalidades sanção sanções juiz juízes torneio torneios rel penalizado "
+            "penalizada penalizar"
         ),
     ),
     "en": Language(
@@ -663,14 +678,19 @@ LANGUAGES: dict[str, Language] = {
             "penalty penalties infraction infractions warning disqualification disqualified "
             "disqualify judge judges tournament tournaments rel decklist decklists sideboard "
             "sleeves sleeve cheating cheat round rounds match matches sealed draft booster "
-            "boosters fnm prerelease competitive casual spectator spectators store dq"
+            "boosters fnm prerelease competitive casual spectator spectators store dq penalized "
+            "penalised penalize penalise"
         ),
+        tournament_phrases=("deck list", "deck lists", "deck registration", "friday night magic"),
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
             "teammates two-headed 2hg emperor emperors planechase plane planes planar "
             "archenemy scheme schemes vanguard conspiracy draft free-for-all melee"
         ),
-        asking_words=word_set("penalty penalties judge judges tournament tournaments rel"),
+        asking_words=word_set(
+            "penalty penalties judge judges tournament tournaments rel penalized penalised "
+            "penalize penalise"
+        ),
     ),
 }
 
