@@ -33,6 +33,8 @@ QUESTION_WORDS = frozenset().union(*QUESTION_WORDS_BY_LANG.values())
 
 # The words that open a question in each language (not "can" or "si": "can" opens "can't").
 OPENERS = frozenset().union(*(lang.question_openers for lang in LANGUAGES.values()))
+INTERROGATIVES = frozenset().union(*(lang.interrogatives for lang in LANGUAGES.values()))
+ASKED_AFTER = 4  # the words a query needs for a question word inside it to make it a question
 
 # A tournament's words in every language ("penalità", "REL"): judges type "decklist" in any.
 TOURNAMENT_WORDS = frozenset().union(*(lang.tournament_words for lang in LANGUAGES.values()))
@@ -138,7 +140,7 @@ def without_asking_words(query: Query) -> Query:
     has (their introductions first); unchanged when nothing else is left."""
     kept = [t for t in TOKEN.findall(query.text) if plain_word(t) not in ASKING_WORDS]
     words = tuple(w for w in query.words if plain_word(w) not in ASKING_WORDS)
-    if not words or len(words) == len(query.words):
+    if len(words) < 2 or len(words) == len(query.words):
         return query
     return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)
 
@@ -185,11 +187,15 @@ WILDCARD = re.compile(r"\w[*?]|[*?]\w")
 
 
 def is_question(text: str) -> bool:
-    """Whether a query is asked as a question: it ends with "?" or opens with a question word
-    of some language ("how", "come", "comment", "cómo")."""
+    """Whether a query is asked as a question: it ends with "?", opens with a question word
+    of some language ("how", "come", "comment", "cómo"), or has an interrogative further on, the
+    situation told first ("my opponent is cheating what do I do")."""
     tokens = [t.lower() for t in TOKEN.findall(text)]
     opening = (tokens[:1], tokens[:2])  # one word ("como") or two ("o que")
-    return text.rstrip().endswith("?") or any(" ".join(o) in OPENERS for o in opening if o)
+    inside = len(tokens) >= ASKED_AFTER and any(t in INTERROGATIVES for t in tokens[1:])
+    return (
+        text.rstrip().endswith("?") or inside or any(" ".join(o) in OPENERS for o in opening if o)
+    )
 
 
 # "More than allowed" in every language's stop words ("de más", "in più"), longest first.

@@ -113,6 +113,13 @@ def first_filled(
         taken += limit
 
 
+def _only_a_heading(records: list[StoredRecord]) -> bool:
+    """Whether a result's rules are only its heading: not when it shows no rule at all (`--kind
+    example` keeps 111.3's example, which was then added again as a record under 111.3)."""
+    rules = [record for record in records if record.kind == "rule"]
+    return bool(rules) and all(is_heading(record) for record in rules)
+
+
 def is_heading(record: StoredRecord) -> bool:
     """A rule whose text is its title only ("702.19. Trample", "605. Mana Abilities")."""
     return record.kind == "rule" and (record.text or "").strip() == (record.title or "").strip()
@@ -160,10 +167,7 @@ def with_subrules(
         for r in results
         if RuleNumber.of(r.key) is not None
         and r.records
-        and (
-            r.key in gathered
-            or all(is_heading(record) for record in r.records if record.kind == "rule")
-        )
+        and (r.key in gathered or _only_a_heading(r.records))
     }
     lists = {
         r.key: r
@@ -185,8 +189,8 @@ def with_subrules(
     for record in found:
         parent = _parent_key(record) or ""
         owner = headings.get(parent) or lists.get(parent) or listing.get(parent)
-        if owner is None or not filters.keep(record):
-            continue
+        if owner is None or not filters.keep(record) or record in owner.records:
+            continue  # a record already shown: an example of a gathered rule is its own
         owner.records.append(record)
         if parent in headings:
             under[parent].add(record.key)

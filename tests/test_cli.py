@@ -146,7 +146,12 @@ def test_a_search_with_no_results_gives_its_error_in_json():
     """`search zzqqxx --json`: no results, an `error` a script can read, exit 1."""
     code, out, _ = run("search", "zzqqxx", "--json")
     assert code == 1
-    assert json.loads(out) == {"query": "zzqqxx", "results": [], "error": "no rules match 'zzqqxx'"}
+    assert json.loads(out) == {
+        "query": "zzqqxx",
+        "results": [],
+        "error": "no rules match 'zzqqxx'",
+        "exit_code": 1,
+    }
 
 
 def test_add_keeps_a_new_document_and_skips_a_known_one(tmp_path: Path, home: Path):

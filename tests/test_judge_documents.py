@@ -577,7 +577,8 @@ def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """What judges type besides the names curated first: `scorciatoia`, `raccourci` (shortcut),
-    `tricherie`, `retraso`, `problème de decklist` (each was not in the term base)."""
+    `tricherie`, `retraso`, `problème de decklist`, `REL`, `banquillo` (each was not in the term
+    base); `search REL` gives the levels' section first."""
     for word, concept in (
         ("scorciatoia", "shortcut"),
         ("raccourci", "shortcut"),
@@ -585,8 +586,15 @@ def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
         ("retraso", "tardiness"),
         ("problème de decklist", "decklist problem"),
         ("tournoi", "tournament"),  # `search tournoi` found nothing, offering "turno"
+        ("REL", "rules enforcement level"),  # "not in the term base"
+        ("banquillo", "sideboard"),
+        ("réserve", "sideboard"),
+        ("barare", "cheating"),
     ):
         assert run(judge_home, monkeypatch, "term", word).startswith(f"{concept}\n"), word
+    assert found(judge_home, monkeypatch, "REL")[0] == "MTR 1.12"  # the JAR's introduction
+    cheats = found(judge_home, monkeypatch, "il mio avversario bara, cosa faccio?")
+    assert set(cheats[:2]) == {"IPG 4.8", "MTR 5.1"}  # both sections titled Cheating
 
 
 def test_a_judges_concept_names_its_section_in_every_language(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh.query import Not, Phrase, Term
@@ -86,6 +87,30 @@ def test_a_judges_question_is_searched_without_the_words_that_only_ask(seeds_eng
     assert searched.meant == asked.text
     alone = parse("penalità torneo", seeds_engine)
     assert without_asking_words(alone) == alone
+    # One word left ("difference"): the question is about the levels themselves.
+    levels = parse("what is the difference between regular and competitive REL", seeds_engine)
+    assert without_asking_words(levels) == levels
+
+
+@pytest.mark.parametrize(
+    ("query", "asked"),
+    [
+        ("my opponent is cheating what do I do", True),
+        ("il mio avversario bara, cosa faccio", True),
+        ("mon adversaire a oublié sa capacité, comment on répare", True),
+        ("en un torneo mi rival roba de más qué hago", True),
+        ("how does trample work", True),
+        ("discard down to seven at end of turn", False),
+        ("la créature que j'ai ciblée avec mon sort", False),
+        ("a creature which has flying and reach", False),
+    ],
+)
+def test_a_question_word_inside_a_sentence_makes_it_a_question(query: str, asked: bool):
+    """An interrogative that is never a relative pronoun ("what", "cosa", "comment", "qué") asks
+    wherever it stands, the situation told first; "que" or "which" may only join a clause."""
+    from search.parse import is_question
+
+    assert is_question(query) is asked
 
 
 @settings(

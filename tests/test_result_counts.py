@@ -47,6 +47,18 @@ def test_a_filter_leaves_no_empty_result(counted: Path, monkeypatch: pytest.Monk
     assert all(n for _, n in found) and "702.19" not in [k for k, _ in found]
 
 
+def test_a_filter_shows_each_record_once(counted: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--kind example: a rule's example once per language, though its rule is left out (a result
+    with no rule was taken for a heading, and its examples added again under it)."""
+    monkeypatch.setenv("MTGRULES_HOME", str(counted))
+    args = ["search", "legend rule", "--kind", "example", "--limit", "3", "--json"]
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    for found in json.loads(result.output)["results"]:
+        texts = [(r["lang"], r["text"]) for r in found["records"]]
+        assert texts and len(texts) == len(set(texts)), found["key"]
+        assert {r["kind"] for r in found["records"]} == {"example"}
+
+
 def test_a_rule_whose_subrules_are_found_together_answers_with_them(
     counted: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

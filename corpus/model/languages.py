@@ -47,6 +47,9 @@ class Language:
     # The words of a question ("how does warp work"), and those that open one.
     question_words: frozenset[str] = frozenset()
     question_openers: frozenset[str] = frozenset()
+    # Question words that are never relative pronouns: one anywhere asks ("my opponent is
+    # cheating what do I do"), where "which" or "que" may only join a clause.
+    interrogatives: frozenset[str] = frozenset()
     # Words a question about a tournament has ("penalità", "REL", "decklist"): the judge
     # documents (MTR, IPG, JAR) answer it rather than the CR.
     tournament_words: frozenset[str] = frozenset()
@@ -168,6 +171,7 @@ LANGUAGES: dict[str, Language] = {
                 "servono",
             )
         ),
+        interrogatives=frozenset(("cosa", "perché", "quanti", "quante")),
         question_openers=frozenset(
             (
                 "come",
@@ -306,6 +310,7 @@ LANGUAGES: dict[str, Language] = {
                 "passe-t-il",
             )
         ),
+        interrogatives=frozenset(("comment", "combien", "quoi", "pourquoi")),
         question_openers=frozenset(
             (
                 "comment",
@@ -421,6 +426,9 @@ LANGUAGES: dict[str, Language] = {
                 "hacen",
                 "ocurre",
             )
+        ),
+        interrogatives=frozenset(
+            ("qué", "cómo", "cuándo", "cuántos", "cuántas", "dónde", "quién", "cuál", "cuáles")
         ),
         question_openers=frozenset(
             (
@@ -542,6 +550,7 @@ LANGUAGES: dict[str, Language] = {
                 "serve",
             )
         ),
+        interrogatives=frozenset(("quantos", "quantas")),
         question_openers=frozenset(
             (
                 "o que",  # "o que é a pilha": the article before "que" opens the question
@@ -658,6 +667,7 @@ LANGUAGES: dict[str, Language] = {
                 "much",
             )
         ),
+        interrogatives=frozenset(("what", "how", "why")),
         question_openers=frozenset(
             (
                 "how",

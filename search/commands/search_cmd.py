@@ -54,7 +54,9 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     if payload.get("note") and results and not as_json:
         echo(f"note: {payload['note']}", err=True)  # --edition's number is another today
     if as_json:
-        echo_json(payload)  # with its "error" when nothing matched, as stderr says it
+        # With its "error" when nothing matched, as stderr says it, and the exit code, as every
+        # command's --json says a failure.
+        echo_json(payload if results else {**payload, "exit_code": 1})
     elif not results:
         echo(payload["error"], err=True)
     else:
