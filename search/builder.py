@@ -11,7 +11,7 @@ Whoosh's parser, their words expanded with the same translations first (`parsed`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -107,14 +107,14 @@ def build(
         words = [t for t in tokens if not t.startswith('"')]
         near = [
             _phrase(field, f"{a} {b}", PHRASE_WEIGHT)
-            for a, b in pairwise(words)
+            for a, b in near_pairs(words)
             for field in every_field
         ]
         if languages and "en" not in languages:
             # The same in English, through the words' translations ("costituzione 0").
             near += [
                 _phrase(text_field("en"), f"{x} {y}", PHRASE_WEIGHT * TRANSLATION_WEIGHT)
-                for a, b in pairwise(words)
+                for a, b in near_pairs(words)
                 for x in _english_of(a, translations)
                 for y in _english_of(b, translations)
             ]
@@ -135,6 +135,15 @@ def build(
         query = AndMaybe(query, named) if every_word and in_english else Or([query, named])
     query = query.normalize()
     return query, sorted({word for _, word in query.iter_all_terms() if isinstance(word, str)})
+
+
+def near_pairs(words: list[str]) -> Iterator[tuple[str, str]]:
+    """Each two words side by side, and a number with its neighbour the other way round too: a
+    rule writes "toughness 0" (704.5f) where a question asks about "0 toughness"."""
+    for a, b in pairwise(words):
+        yield a, b
+        if _NUMBER_WORD.match(a) or _NUMBER_WORD.match(b):
+            yield b, a
 
 
 def _english_of(token: str, translations: Translations) -> list[str]:

@@ -294,6 +294,32 @@ def test_a_sentence_that_some_rules_have_every_word_of_is_left_to_them():
     assert [c.key for c in found] == ["122.1b"]
 
 
+TOUGHNESS = [
+    ("704.5f", "en", "If a creature has toughness 0 or less, it's put into its owner's "
+     "graveyard. Regeneration can't replace this event."),
+    ("704.5g", "en", "If a creature has toughness greater than 0, it has damage marked on it, "
+     "and the total damage marked on it is greater than or equal to its toughness, that "
+     "creature has been dealt lethal damage and is destroyed."),
+]  # fmt: skip
+
+
+def test_a_number_beside_its_word_matches_in_either_order():
+    """A question's "0 toughness" is the rule's "toughness 0": 704.5f, whose words stand
+    together the other way round, comes before 704.5g, which repeats them apart."""
+    from search.builder import near_pairs
+
+    assert list(near_pairs(["creature", "0", "toughness"])) == [
+        ("creature", "0"),
+        ("0", "creature"),
+        ("0", "toughness"),
+        ("toughness", "0"),
+    ]
+    assert list(near_pairs(["legend", "rule"])) == [("legend", "rule")]
+    question = plain_query("what happens to a creature with 0 toughness", ("en",), asked=True)
+    with tiny_index(TOUGHNESS) as searcher:
+        assert [c.key for c in candidates(searcher, question)] == ["704.5f", "704.5g"]
+
+
 def test_fusion_ranks_by_both_rankings():
     """Reciprocal rank fusion: a key second in both rankings beats one first in one ranking
     only; each ranking counts weight / (k + rank), whatever its scores' scale."""
