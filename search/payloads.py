@@ -97,7 +97,7 @@ def search(
         )
     if outcome.by_meaning:
         payload["by_meaning"] = True  # no rule has any of its words: ranked by meaning alone
-    if (outcome.by_meaning or not results) and not number:
+    if (outcome.by_meaning or not results or outcome.missing) and not number:
         from search.parse import is_stop_word
 
         # A stop word alone is a query refused: never offer one ("toque" -> "que"). A query

@@ -297,6 +297,19 @@ def test_words_found_through_the_term_they_name_together_are_not_missing(full_le
     assert json.loads(out)["missing"] == ["xyzzyq"]
 
 
+@pytest.mark.shared_data
+def test_a_misspelt_word_among_found_ones_gets_its_close_words(full_lemmas: Path):
+    """ "blocked creature trampel": the rules with some of the words, and for the word found
+    nowhere the close ones, as a query that finds nothing gets them (a newcomer's "pénalitée
+    pour cartes marqées" was told only "found nowhere")."""
+    code, out, err = search("blocked creature trampel", "--limit", "1")
+    assert code == 0 and out
+    assert err.startswith("note: no rule has every word; rules with some of them (found nowhere: ")
+    assert "trampel); did you mean: trample" in err.splitlines()[0]
+    code, out, _ = search("blocked creature trampel", "--json", "--limit", "1")
+    assert "trample" in json.loads(out)["suggestions"]
+
+
 def _engine(home: Path) -> Engine:
     from indexer.store import live_build
 

@@ -45,7 +45,8 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
     if "missing" in payload and not as_json:
         missing = ", ".join(payload["missing"])
         nowhere = f" (found nowhere: {missing})" if missing else " (each is in some rule)"
-        echo(f"note: no rule has every word; rules with some of them{nowhere}", err=True)
+        close = payloads.did_you_mean(payload) if missing else ""  # "marqées": marquées
+        echo(f"note: no rule has every word; rules with some of them{nowhere}{close}", err=True)
     if payload.get("by_meaning") and not as_json:
         close = payloads.did_you_mean(payload)
         echo(f"note: no rule has the words of {text!r}; ranked by meaning{close}", err=True)
