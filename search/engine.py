@@ -337,6 +337,14 @@ class Engine:
 
         return JudgeNaming(self)
 
+    def asks_a_judge(self, text: str) -> bool:
+        """Whether a query is a tournament's question or names a judge document's part
+        ("marked cards": IPG 3.8)."""
+        from search.parse import parse
+
+        query = parse(text, self)
+        return query.tournament or bool(query.plain and self.judge_naming.named(query)[0])
+
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""
         return sum(parent_of(key) == rule for key in self.versions.keys_under(rule))
@@ -668,8 +676,12 @@ class Engine:
         own = [key for title in titles for key in self.versions.headed(title) if key in naming]
         own.sort(key=lambda key: (RuleNumber.of(key) is None, sort_key(key)))
         mentioning = [key for key in keys if key in naming]
+        # Its own section's rules in their order (702.19a, 702.19b… under 702.19), then the
+        # others, most mentions first, those gone from the newest edition last.
+        under_own = [key for key in mentioning if any(_under(key, rule) for rule in own)]
+        under_own.sort(key=sort_key)
         mentioning.sort(key=lambda key: key.startswith(GONE))  # stable: most mentions first
-        return list(dict.fromkeys([*own, *mentioning]))[:limit]
+        return list(dict.fromkeys([*own, *under_own, *mentioning]))[:limit]
 
     # --- suggestions and references ---------------------------------------------------------
 
@@ -712,6 +724,12 @@ class Engine:
         keys = set(self.versions.citing(key))
         keys.discard(key)
         return sorted(keys, key=sort_key)
+
+
+def _under(key: str, rule: str) -> bool:
+    """Whether a key is a subrule of a rule number (702.19c of 702.19; not 702.190)."""
+    number, above = RuleNumber.of(key), RuleNumber.of(rule)
+    return number is not None and above is not None and number != above and number.within(above)
 
 
 def is_keyword_number(token: str) -> bool:

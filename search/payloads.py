@@ -95,6 +95,14 @@ def search(
         payload["note"] = (
             f"no rule {text.strip()} in the library (`mtgrules sources` lists what it holds)"
         )
+    elif (
+        results
+        and filters.langs
+        and not filters.docs
+        and not number
+        and (note := _judges_left_out(engine, text, filters))
+    ):
+        payload["note"] = note  # a tournament's question asked of languages they are not in
     if outcome.by_meaning:
         payload["by_meaning"] = True  # no rule has any of its words: ranked by meaning alone
     if (outcome.by_meaning or not results or outcome.missing) and not number:
@@ -130,6 +138,28 @@ def named(codes: Sequence[str], last: str = " and ") -> str:
 def named_documents(docs: Sequence[str]) -> str:
     """Documents by code: "IPG", "IPG or JAR", "CR"."""
     return " or ".join(doc.upper() if doc != "cr" else "CR" for doc in docs)
+
+
+def _judges_left_out(engine: Engine, text: str, filters: Filters) -> str | None:
+    """What a tournament's question asked in languages the judge documents are not written in
+    misses: "marked cards --lang es" found Spanish CR rules about cards, and not IPG 3.8."""
+    from corpus.model.documents import JUDGE
+
+    if not engine.asks_a_judge(text):
+        return None
+    written = {doc: engine.languages_of(doc) for doc in JUDGE}
+    left_out = [
+        doc for doc, langs in written.items() if langs and not set(langs) & set(filters.langs)
+    ]
+    if not left_out:
+        return None
+    upper = [doc.upper() for doc in left_out]
+    documents = " and ".join([", ".join(upper[:-1]), upper[-1]] if len(upper) > 1 else upper)
+    languages = sorted({lang for doc in left_out for lang in written[doc]}, key=SHOWN_ORDER.index)
+    return (
+        f"the {documents} are in {named(languages)} only here: --lang "
+        f"{','.join(filters.langs)} leaves them out (search without --lang for them)"
+    )
 
 
 def _not_in_languages(engine: Engine, filters: Filters) -> str | None:

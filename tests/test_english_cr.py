@@ -129,9 +129,13 @@ def test_a_language_shown_that_a_result_lacks_is_said(full: Path):
 
 def test_a_terms_rules_begin_with_its_own_section_and_end_with_gone_ones(full: Path):
     """`term "state-based action"`: its own section 704 and glossary entry first (the section is
-    titled in the plural); rules gone from the newest edition after every current one."""
+    titled in the plural), then its rules in order (`term trample`: 702.19a…g, which came
+    scrambled); rules gone from the newest edition after every current one."""
     rules = run_json("term", "state-based action")["concepts"][0]["rules"]
     assert rules[:2] == ["704", "State-Based Actions"]
+    # Its section's rules in their order, before the rules that mention it elsewhere.
+    rules = run_json("term", "trample")["concepts"][0]["rules"]
+    assert rules[:9] == ["702.19", "Trample", *(f"702.19{letter}" for letter in "abcdefg")]
     rules = run_json("term", "legendary")["concepts"][0]["rules"]
     gone = [i for i, key in enumerate(rules) if key.startswith("gone:")]
     assert all(i > j for i in gone for j, key in enumerate(rules) if not key.startswith("gone:"))

@@ -1152,6 +1152,24 @@ def test_a_tournament_question_is_answered_by_the_judge_documents_first(
     assert payload["results"][0]["key"] == "704.5a"
 
 
+def test_a_tournament_question_in_a_language_the_judge_documents_lack_says_so(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--lang it` keeps the Italian texts, which have no IPG: a question that names an
+    infraction is told the judge documents are left out (a newcomer's `marked cards --lang es`
+    got Spanish rules about cards, and no word of IPG 3.8); a game's question is not."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judges_and_rules))
+    asked = ["search", "carte segnate", "--lang", "it", "--json"]
+    payload = json.loads(CliRunner().invoke(cli, asked, catch_exceptions=False).stdout)
+    assert payload["results"] and all(r["lang"] == "it" for r in payload["results"][0]["records"])
+    assert payload["note"] == (
+        "the MTR, IPG and JAR are in English only here: --lang it leaves them out (search "
+        "without --lang for them)"
+    )
+    game = ["search", "regola delle leggende", "--lang", "it", "--json"]
+    assert "note" not in json.loads(CliRunner().invoke(cli, game, catch_exceptions=False).stdout)
+
+
 def test_at_regular_rel_a_situation_gets_the_jars_part_for_it(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
