@@ -446,7 +446,8 @@ def test_show_takes_a_title_in_any_language(spanish_home: Path):
 
 @pytest.mark.shared_data
 def test_show_a_chapter_lists_its_sections(spanish_home: Path):
-    """show 7: Additional Rules, then each of its sections' titles, in order."""
+    """show 7: Additional Rules, then each of its sections' titles, in order; on the terminal
+    one line each, with its Spanish title."""
     code, out = run(spanish_home, "show", "7", "--lang", "en", "--json")
     assert code == 0
     results = json.loads(out)["results"]
@@ -457,3 +458,14 @@ def test_show_a_chapter_lists_its_sections(spanish_home: Path):
         "Keyword Actions",
     ]
     assert len(results) == 35  # 700-733 of 2026-08-07
+    # On the terminal, one line each, the Spanish title beside the English (it printed every
+    # section as a record of five lines).
+    code, out = run(spanish_home, "show", "7")
+    assert code == 0
+    assert out.splitlines()[:3] == [
+        "7 — Additional Rules · es Reglas adicionales",
+        "  700 — General · es General",
+        "  701 — Keyword Actions · es Acciones de palabra clave",
+    ]
+    assert len(out.splitlines()) == 35 + 2  # and "show a section: mtgrules show 700"
+    assert out.endswith("\nshow a section: mtgrules show 700\n")

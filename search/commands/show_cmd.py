@@ -12,6 +12,7 @@ from search.commands.options import (
     result_options,
     show_results,
 )
+from search.results import Result
 from search.safe_text import echo, echo_json
 from search.session import open_engine
 
@@ -37,11 +38,30 @@ def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:
         return
     if payload.get("note"):
         echo(payload["note"])  # the number asked is another rule's, or none, today
+    if rule.strip().isdigit() and len(rule.strip()) == 1 and len(results) > 1:
+        show_chapter(results)  # 7: its title and its sections' titles, one line each
+        return
     show_results(results, show, set())
     if payload["refers_to"]:
         echo(f"\nrefers to: {', '.join(payload['refers_to'])}")
     if payload["referred_by"]:
         echo(f"referred to by: {', '.join(payload['referred_by'])}")
+
+
+def show_chapter(results: list[Result]) -> None:
+    """A CR chapter and its sections, one line each: the English title, then each other
+    language's ("701 — Keyword Actions · es Acciones de palabra clave")."""
+    for at, result in enumerate(results):
+        titles = [
+            (record.lang, (record.title or record.text or "").strip())
+            for record in result.records
+            if record.kind == "rule"
+        ]
+        english = next((title for lang, title in titles if lang == "en"), "")
+        others = [f"{lang} {title}" for lang, title in dict.fromkeys(titles) if lang != "en"]
+        line = " · ".join([english, *others] if english else others)
+        echo(f"{'  ' if at else ''}{result.key} — {line}")
+    echo(f"\nshow a section: mtgrules show {results[1].key}")
 
 
 def show_contents(payload: dict) -> None:
