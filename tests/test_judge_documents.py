@@ -1170,6 +1170,24 @@ def test_a_tournament_question_in_a_language_the_judge_documents_lack_says_so(
     assert "note" not in json.loads(CliRunner().invoke(cli, game, catch_exceptions=False).stdout)
 
 
+def test_the_search_page_says_what_the_command_line_notes_beside_results(
+    judges_and_rules: Path,
+) -> None:
+    """The search page says beside its results what `search` notes on stderr: the judge
+    documents left out by a language (`carte segnate`, Italian ticked) and the close words of
+    a word found nowhere (`regola stazionarre`: stazionare), as a link."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    with TestClient(create_app(judges_and_rules)) as client:
+        page = client.get("/", params={"q": "carte segnate", "lang": "it"}).text
+        assert "The MTR, IPG and JAR are in English only here:" in page
+        page = client.get("/", params={"q": "regola stazionarre"}).text
+        assert "(found nowhere: stazionarre). Did you mean: " in page
+        assert '<a href="/?q=stazionare">stazionare</a>' in page
+
+
 def test_at_regular_rel_a_situation_gets_the_jars_part_for_it(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
