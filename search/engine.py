@@ -12,10 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpus import paths
 from corpus.model.dates import in_effect_on, resolve_edition
-from corpus.model.documents import (
-    JUDGE,
-    doc_of_key,
-)
+from corpus.model.documents import JUDGE, doc_of_key
 from corpus.model.mechanics import result_key
 from corpus.model.numbers import RuleNumber, cited_numbers, parent_of, sort_key
 from corpus.model.text import fold
@@ -230,7 +227,7 @@ class Engine:
 
         query = parse(self._without_keyword_parameter(text), self)
         infractions = self.judge_naming.of(query)
-        if infractions.meant:
+        if infractions.tournament:
             query = dataclasses.replace(query, tournament=True)
         if query.tournament and not filters.docs:
             # A tournament's question is asked of the judge documents first, ranked among
@@ -298,8 +295,10 @@ class Engine:
         )
         alone = bool(dense) and bool(results) and not lexical.candidates  # "arollar"
         if infractions.first:  # the infraction its words mean answers it: none "nowhere"
-            return SearchOutcome(results, lexical.matched, (), False, False)
-        return SearchOutcome(results, lexical.matched, lexical.missing, lexical.partial, alone)
+            return SearchOutcome(results, lexical.matched, judged=tournament)
+        return SearchOutcome(
+            results, lexical.matched, lexical.missing, lexical.partial, alone, tournament
+        )
 
     def _without_keyword_parameter(self, text: str) -> str:
         """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3"),
@@ -336,14 +335,6 @@ class Engine:
         from search.judge_named import JudgeNaming
 
         return JudgeNaming(self)
-
-    def asks_a_judge(self, text: str) -> bool:
-        """Whether a query is a tournament's question or names a judge document's part
-        ("marked cards": IPG 3.8)."""
-        from search.parse import parse
-
-        query = parse(text, self)
-        return query.tournament or bool(query.plain and self.judge_naming.named(query)[0])
 
     def _subrule_count(self, rule: str) -> int:
         """How many subrules a rule has (any edition, any language: its keys)."""
@@ -671,6 +662,7 @@ class Engine:
         # from the newest edition last.
         from corpus.align.identity import GONE
         from corpus.model.words import plural
+        from search.rank import in_section
 
         titles = {fold(concept), fold(plural(concept))}
         own = [key for title in titles for key in self.versions.headed(title) if key in naming]
@@ -678,7 +670,9 @@ class Engine:
         mentioning = [key for key in keys if key in naming]
         # Its own section's rules in their order (702.19a, 702.19b… under 702.19), then the
         # others, most mentions first, those gone from the newest edition last.
-        under_own = [key for key in mentioning if any(_under(key, rule) for rule in own)]
+        under_own = [
+            key for key in mentioning if any(key != rule and in_section(key, rule) for rule in own)
+        ]
         under_own.sort(key=sort_key)
         mentioning.sort(key=lambda key: key.startswith(GONE))  # stable: most mentions first
         return list(dict.fromkeys([*own, *under_own, *mentioning]))[:limit]
@@ -724,12 +718,6 @@ class Engine:
         keys = set(self.versions.citing(key))
         keys.discard(key)
         return sorted(keys, key=sort_key)
-
-
-def _under(key: str, rule: str) -> bool:
-    """Whether a key is a subrule of a rule number (702.19c of 702.19; not 702.190)."""
-    number, above = RuleNumber.of(key), RuleNumber.of(rule)
-    return number is not None and above is not None and number != above and number.within(above)
 
 
 def is_keyword_number(token: str) -> bool:

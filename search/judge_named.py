@@ -27,8 +27,9 @@ class Infractions:
 
     named: set[str]
     first: set[str]
-    # Whether it names one only in another order or by meaning: a tournament's question.
-    meant: bool = False
+    # Whether naming them makes the query a tournament's question: it names one only in another
+    # order or by meaning (a name its words say is a tournament's word already).
+    tournament: bool = False
 
 
 class JudgeNaming:
@@ -45,14 +46,14 @@ class JudgeNaming:
         # them ("aiuto esterno"): a tournament's question, that infraction first; so is the
         # part a query is the whole name of ("USC major": IPG 4.2, before IPG 4 its words fit).
         meant = set() if named else self.reordered(query) or self.meant(query)
-        asks_a_judge = bool(meant)
+        tournament = bool(meant)  # before the JAR's level leaves the IPG's out
         if query.level_document == "jar":
             # At Regular REL the JAR judges, not the IPG: an infraction the question names
             # asks the JAR's sections ("en REL Regular mi oponente robó una carta de más").
             named = {key for key in named if doc_of_key(key) != "ipg"}
             meant = {key for key in meant if doc_of_key(key) != "ipg"}
         first = meant | (named if whole else set())
-        return Infractions(named | meant, first, asks_a_judge)
+        return Infractions(named | meant, first, tournament)
 
     def named(self, query: Query) -> tuple[set[str], bool]:
         """The judge documents' parts a query names, and whether the whole query is one's name.

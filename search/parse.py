@@ -37,8 +37,15 @@ INTERROGATIVES = frozenset().union(*(lang.interrogatives for lang in LANGUAGES.v
 ASKED_AFTER = 4  # the words a query needs for a question word inside it to make it a question
 
 # A tournament's words in every language ("penalità", "REL"): judges type "decklist" in any.
-TOURNAMENT_WORDS = frozenset().union(*(lang.tournament_words for lang in LANGUAGES.values()))
-TOURNAMENT_PHRASES = tuple(p for lang in LANGUAGES.values() for p in lang.tournament_phrases)
+TOURNAMENT_WORDS = frozenset().union(
+    *(lang.tournament_words | lang.asking_words for lang in LANGUAGES.values())
+)
+# And its things in several words: the IPG's penalties as it writes them ("game loss"), each
+# language's `tournament_phrases` ("lista de mazo").
+TOURNAMENT_NAMES = (
+    *(penalty.lower() for penalty in PENALTIES),
+    *(phrase for lang in LANGUAGES.values() for phrase in lang.tournament_phrases),
+)
 # The words that ask a judge without naming what about, and the levels' ("REL Regular").
 ASKING_WORDS = frozenset().union(
     *(lang.asking_words for lang in LANGUAGES.values()), *LEVEL_WORDS.values()
@@ -130,7 +137,7 @@ def is_about_a_tournament(text: str) -> bool:
     words = plain_words(text)
     spaced = f" {' '.join(words)} "
     return any(word in TOURNAMENT_WORDS for word in words) or any(
-        f" {phrase} " in spaced for phrase in (*NAMED_PENALTIES, *TOURNAMENT_PHRASES)
+        f" {phrase} " in spaced for phrase in TOURNAMENT_NAMES
     )
 
 
@@ -138,10 +145,10 @@ def without_asking_words(query: Query) -> Query:
     """A tournament's question as the judge documents are searched for it: without the words
     that only ask a judge ("pénalité", "REL compétitif"), which every part of those documents
     has (their introductions first); unchanged when nothing else is left."""
-    kept = [t for t in TOKEN.findall(query.text) if plain_word(t) not in ASKING_WORDS]
     words = tuple(w for w in query.words if plain_word(w) not in ASKING_WORDS)
     if len(words) < 2 or len(words) == len(query.words):
         return query
+    kept = [t for t in TOKEN.findall(query.text) if plain_word(t) not in ASKING_WORDS]
     return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)
 
 
@@ -149,9 +156,6 @@ def names_a_variant(text: str) -> bool:
     """Whether a query names a multiplayer game or a casual variant ("a Commander", "en
     multijoueur", "mi compañero de equipo"): sections 800-999 may answer it."""
     return not VARIANT_WORDS.isdisjoint(plain_words(text))
-
-
-NAMED_PENALTIES = tuple(penalty.lower() for penalty in PENALTIES)
 
 
 def level_document(text: str) -> str | None:

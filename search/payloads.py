@@ -100,7 +100,8 @@ def search(
         and filters.langs
         and not filters.docs
         and not number
-        and (note := _judges_left_out(engine, text, filters))
+        and outcome.judged
+        and (note := _judges_left_out(engine, filters))
     ):
         payload["note"] = note  # a tournament's question asked of languages they are not in
     if outcome.by_meaning:
@@ -131,7 +132,11 @@ def did_you_mean(payload: dict[str, Any]) -> str:
 
 def named(codes: Sequence[str], last: str = " and ") -> str:
     """Languages by name: "Italian, French and Spanish"."""
-    names = [language_name(code) for code in codes]
+    return listed([language_name(code) for code in codes], last)
+
+
+def listed(names: Sequence[str], last: str = " and ") -> str:
+    """Names as a sentence lists them: "MTR, IPG and JAR"."""
     return last.join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
@@ -140,21 +145,18 @@ def named_documents(docs: Sequence[str]) -> str:
     return " or ".join(doc.upper() if doc != "cr" else "CR" for doc in docs)
 
 
-def _judges_left_out(engine: Engine, text: str, filters: Filters) -> str | None:
+def _judges_left_out(engine: Engine, filters: Filters) -> str | None:
     """What a tournament's question asked in languages the judge documents are not written in
     misses: "marked cards --lang es" found Spanish CR rules about cards, and not IPG 3.8."""
     from corpus.model.documents import JUDGE
 
-    if not engine.asks_a_judge(text):
-        return None
     written = {doc: engine.languages_of(doc) for doc in JUDGE}
     left_out = [
         doc for doc, langs in written.items() if langs and not set(langs) & set(filters.langs)
     ]
     if not left_out:
         return None
-    upper = [doc.upper() for doc in left_out]
-    documents = " and ".join([", ".join(upper[:-1]), upper[-1]] if len(upper) > 1 else upper)
+    documents = listed([doc.upper() for doc in left_out])
     languages = sorted({lang for doc in left_out for lang in written[doc]}, key=SHOWN_ORDER.index)
     return (
         f"the {documents} are in {named(languages)} only here: --lang "
@@ -220,7 +222,7 @@ def show(
             headed = titled(engine, rule, filters)
             if not results or any(as_number(r.key) for r in headed):
                 results = headed
-        if results and rule.strip().isdigit():
+        if results and is_chapter(rule):
             results += _chapter_sections(engine, rule.strip(), filters)  # 7: its contents
         if not results:
             raise Problem(
@@ -486,6 +488,11 @@ def _keyed(engine: Engine, keys: list[str], filters: Filters) -> list[Result]:
         select_english(result, engine.english_editions, filters.edition_of(result.key))
         results.append(result)
     return results
+
+
+def is_chapter(rule: str) -> bool:
+    """A CR chapter's number as `show` is asked it ("7"): its title, then its sections'."""
+    return len(rule.strip()) == 1 and rule.strip().isdigit()
 
 
 def _chapter_sections(engine: Engine, chapter: str, filters: Filters) -> list[Result]:

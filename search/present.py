@@ -189,8 +189,8 @@ def with_subrules(
     for record in found:
         parent = _parent_key(record) or ""
         owner = headings.get(parent) or lists.get(parent) or listing.get(parent)
-        if owner is None or not filters.keep(record) or record in owner.records:
-            continue  # a record already shown: an example of a gathered rule is its own
+        if owner is None or record.key == owner.key or not filters.keep(record):
+            continue  # the owner's own records (its examples) are in its result already
         owner.records.append(record)
         if parent in headings:
             under[parent].add(record.key)

@@ -115,6 +115,7 @@ class SearchOutcome:
     missing: tuple[str, ...] = ()
     partial: bool = False  # ranked on some of the words only
     by_meaning: bool = False  # no rule has any of the words: ranked by the encoder alone
+    judged: bool = False  # a tournament's question, or one naming a judge document's part
 
     def followed_by(self, rest: SearchOutcome, limit: int, first: int) -> SearchOutcome:
         """This outcome's best `first` results, then `rest`'s others, `limit` in all; the words

@@ -50,8 +50,8 @@ class Language:
     # Question words that are never relative pronouns: one anywhere asks ("my opponent is
     # cheating what do I do"), where "which" or "que" may only join a clause.
     interrogatives: frozenset[str] = frozenset()
-    # Words a question about a tournament has ("penalità", "REL", "decklist"): the judge
-    # documents (MTR, IPG, JAR) answer it rather than the CR.
+    # Words a question about a tournament has ("decklist", "ronde"), besides its asking words
+    # below ("penalità", "REL"): the judge documents (MTR, IPG, JAR) answer it rather than the CR.
     tournament_words: frozenset[str] = frozenset()
     # A tournament's things named in several words ("lista de mazo": a decklist).
     tournament_phrases: tuple[str, ...] = ()
@@ -62,8 +62,8 @@ class Language:
     # Words that name a multiplayer game or a casual variant (sections 800-999: "Commander",
     # "multigiocatore", "équipe"): a query without one asks about a two-player game.
     variant_words: frozenset[str] = frozenset()
-    # Of the tournament words, those that ask a judge without naming what about ("penalità",
-    # "juge", "torneo", "REL"): every part of the judge documents has them.
+    # The tournament words that ask a judge without naming what about ("penalità", "juge",
+    # "torneo", "REL"): every part of the judge documents has them.
     asking_words: frozenset[str] = frozenset()
     # The language's name in English sentences ("no French text for 704"), and a few searches
     # the web app's home page offers in it.
@@ -189,11 +189,9 @@ LANGUAGES: dict[str, Language] = {
         ),
         extra_phrases=("in più", "di troppo"),
         tournament_words=word_set(
-            "penalità penalita penalizzazione infrazione infrazioni ammonizione squalifica "
-            "squalificato giudice giudici arbitro torneo tornei bustine bustina barare "
-            "imbrogliare spettatore spettatori competitivo competitiva negozio rel decklist "
-            "sideboard match prerelease sealed draft booster fnm dq sanzione sanzioni penalizzato "
-            "penalizzata penalizzati penalizzare penalizza sanzionato sanzionata"
+            "infrazione infrazioni ammonizione squalifica squalificato bustine bustina barare "
+            "imbrogliare spettatore spettatori competitivo competitiva negozio decklist sideboard "
+            "match prerelease sealed draft booster fnm dq penalizza sanzionata"
         ),
         tournament_phrases=("lista del mazzo", "lista mazzo", "liste dei mazzi"),
         variant_words=word_set(
@@ -329,12 +327,10 @@ LANGUAGES: dict[str, Language] = {
             )
         ),
         tournament_words=word_set(
-            "pénalité pénalités penalite infraction infractions avertissement "
-            "disqualification disqualifié juge juges arbitre tournoi tournois ronde rondes "
+            "infraction infractions avertissement disqualification disqualifié ronde rondes "
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
-            "scellé réservoir magasin rel decklist sideboard match matchs dq sanction sanctions "
-            "prerelease avant-première draft booster boosters fnm pénalisé pénalisée pénalisés "
-            "pénaliser pénalise sanctionné sanctionnée"
+            "scellé réservoir magasin decklist sideboard match matchs dq prerelease avant-première "
+            "draft booster boosters fnm pénalise sanctionnée"
         ),
         tournament_phrases=("liste de deck", "liste du deck", "listes de deck"),
         variant_words=word_set(
@@ -445,13 +441,10 @@ LANGUAGES: dict[str, Language] = {
         ),
         extra_phrases=("de más", "de sobra"),
         tournament_words=word_set(
-            "penalización penalizacion penalizaciones penalidad sanción sancion infracción "
-            "infraccion advertencia descalificación descalificacion descalifica descalificado "
-            "juez jueces árbitro arbitro torneo torneos ronda rondas fundas funda trampa "
-            "trampas banquillo espectador espectadores competitivo competitiva tienda rel "
-            "decklist sideboard dq sanciones presentación presentacion prerelease sellado "
-            "draft booster boosters fnm penalizado penalizada penalizados penalizar penaliza "
-            "sancionado sancionada"
+            "infracción infraccion advertencia descalificación descalificacion descalifica "
+            "descalificado ronda rondas fundas funda trampa trampas banquillo espectador "
+            "espectadores competitivo competitiva tienda decklist sideboard dq presentación "
+            "presentacion prerelease sellado draft booster boosters fnm penaliza sancionada"
         ),
         tournament_phrases=("lista de mazo", "lista del mazo", "listas de mazo"),
         variant_words=word_set(
@@ -567,10 +560,9 @@ LANGUAGES: dict[str, Language] = {
         ),
         extra_phrases=("a mais", "de mais"),
         tournament_words=word_set(
-            "penalidade penalidades infração advertência desqualificação desqualificado juiz "
-            "juízes torneio torneios rodada rodadas sleeves trapaça espectador competitivo "
-            "loja rel decklist sideboard dq sanção sanções prerelease pré-lançamento selado "
-            "draft booster boosters fnm penalizado penalizada penalizar penaliza"
+            "infração advertência desqualificação desqualificado rodada rodadas sleeves trapaça "
+            "espectador competitivo loja decklist sideboard dq prerelease pré-lançamento selado "
+            "draft booster boosters fnm penaliza"
         ),
         tournament_phrases=("lista de deck", "lista do deck"),
         variant_words=word_set(
@@ -685,11 +677,10 @@ LANGUAGES: dict[str, Language] = {
             )
         ),
         tournament_words=word_set(
-            "penalty penalties infraction infractions warning disqualification disqualified "
-            "disqualify judge judges tournament tournaments rel decklist decklists sideboard "
-            "sleeves sleeve cheating cheat round rounds match matches sealed draft booster "
-            "boosters fnm prerelease competitive casual spectator spectators store dq penalized "
-            "penalised penalize penalise"
+            "infraction infractions warning disqualification disqualified disqualify decklist "
+            "decklists sideboard sleeves sleeve cheating cheat round rounds match matches sealed "
+            "draft booster boosters fnm prerelease competitive casual spectator spectators store "
+            "dq"
         ),
         tournament_phrases=("deck list", "deck lists", "deck registration", "friday night magic"),
         variant_words=word_set(

@@ -38,7 +38,7 @@ def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:
         return
     if payload.get("note"):
         echo(payload["note"])  # the number asked is another rule's, or none, today
-    if rule.strip().isdigit() and len(rule.strip()) == 1 and len(results) > 1:
+    if payloads.is_chapter(rule) and len(results) > 1:
         show_chapter(results)  # 7: its title and its sections' titles, one line each
         return
     show_results(results, show, set())
