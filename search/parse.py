@@ -136,8 +136,13 @@ def is_about_a_tournament(text: str) -> bool:
     one of the IPG's penalties ("après une game loss…"): the judge documents answer it."""
     words = plain_words(text)
     spaced = f" {' '.join(words)} "
-    return any(word in TOURNAMENT_WORDS for word in words) or any(
-        f" {phrase} " in spaced for phrase in TOURNAMENT_NAMES
+    if any(f" {phrase} " in spaced for phrase in TOURNAMENT_NAMES):
+        return True
+    said = {word for word in words if word in TOURNAMENT_WORDS}
+    # "draft" is a tournament's format and Conspiracy Draft's (CR 905): beside "conspiracy"
+    # it asks about the variant.
+    return bool(said - VARIANT_WORDS) or (
+        bool(said) and not (VARIANT_WORDS - said).intersection(words)
     )
 
 

@@ -408,6 +408,10 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("does life loss from a spell trigger lifelink", False),
         ("¿puedo responder a una habilidad de maná?", False),
         ("when is damage removed from creatures", False),
+        ("in a booster draft can I look at my picks", True),
+        ("what happens to conspiracy cards during the draft", False),
+        ("booster draft rules for conspiracies", False),
+        ("¿cómo funciona el draft de Conspiracy?", False),
     ],
 )
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
@@ -416,7 +420,8 @@ def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_docume
     """ "penalizacion", "penalità", "ronde", "REL", "match", "avant-première", a decklist in
     several words ("lista de mazo"), an IPG penalty named as the IPG writes it ("game loss"): the
     question is of a tournament; a game's question ("grimorio vuoto", "habilidad de maná", "life
-    loss") is not."""
+    loss") is not, nor a draft of Conspiracy (CR 905): "draft" and "booster" are both the
+    tournament's and the variant's words, a tournament's only when no other variant is named."""
     assert is_about_a_tournament(query) is tournament
 
 

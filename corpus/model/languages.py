@@ -197,7 +197,7 @@ LANGUAGES: dict[str, Language] = {
         variant_words=word_set(
             "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
             "squadre compagno compagni gigante teste 2hg imperatore imperatori planechase "
-            "arcinemico archenemy vanguard cospirazione conspiracy draft melee"
+            "arcinemico archenemy vanguard cospirazione conspiracy draft booster melee"
         ),
         asking_words=word_set(
             "penalità penalita penalizzazione sanzione sanzioni giudice giudici arbitro "
@@ -336,7 +336,8 @@ LANGUAGES: dict[str, Language] = {
         variant_words=word_set(
             "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
             "équipe équipes equipe coéquipier coéquipiers géant têtes 2hg empereur empereurs "
-            "planechase archiennemi archenemy vanguard conspiracy draft mêlée melee"
+            "planechase archiennemi archenemy vanguard conspiracy draft booster boosters "
+            "mêlée melee"
         ),
         asking_words=word_set(
             "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois "
@@ -450,7 +451,8 @@ LANGUAGES: dict[str, Language] = {
         variant_words=word_set(
             "multijugador multiplayer commander comandante comandantes edh brawl equipo "
             "equipos compañero compañeros gigante cabezas 2hg emperador emperadores planechase "
-            "archienemigo archenemy vanguard conspiracy draft melee"
+            "archienemigo archenemy vanguard conspiracy conspiración conspiraciones draft "
+            "booster boosters melee"
         ),
         asking_words=word_set(
             "penalización penalizacion penalizaciones penalidad sanción sancion sanciones "
@@ -568,7 +570,7 @@ LANGUAGES: dict[str, Language] = {
         variant_words=word_set(
             "multijogador multiplayer commander comandante comandantes edh brawl equipe "
             "equipes companheiro companheiros gigante cabeças 2hg imperador imperadores "
-            "planechase arqui-inimigo archenemy vanguard conspiracy draft melee"
+            "planechase arqui-inimigo archenemy vanguard conspiracy draft booster boosters melee"
         ),
         asking_words=word_set(
             "penalidade penalidades sanção sanções juiz juízes torneio torneios rel penalizado "
@@ -686,7 +688,8 @@ LANGUAGES: dict[str, Language] = {
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
             "teammates two-headed 2hg emperor emperors planechase plane planes planar "
-            "archenemy scheme schemes vanguard conspiracy draft free-for-all melee"
+            "archenemy scheme schemes vanguard conspiracy conspiracies draft booster boosters "
+            "free-for-all melee"
         ),
         asking_words=word_set(
             "penalty penalties judge judges tournament tournaments rel penalized penalised "
