@@ -597,6 +597,25 @@ def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
     assert set(cheats[:2]) == {"IPG 4.8", "MTR 5.1"}  # both sections titled Cheating
 
 
+def test_the_words_players_use_at_an_event_are_terms(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decklist, the opponent, shuffling, a table, an error, in the words players use (none
+    was in the term base): "lista de mazo" is the decklist, so a Spanish decklist question
+    reaches IPG 3.4 (Decklist Problem), which it missed."""
+    for word, concept in (
+        ("lista de mazo", "decklist"),
+        ("liste de deck", "decklist"),
+        ("rival", "opponent"),
+        ("mescolare", "shuffle"),
+        ("tavolo", "table"),
+        ("erreur", "error"),
+    ):
+        assert run(judge_home, monkeypatch, "term", word).startswith(f"{concept}\n"), word
+    asked = "en mi lista de mazo apunté una versión distinta del planeswalker que realmente juego"
+    assert "IPG 3.4" in found(judge_home, monkeypatch, asked)[:3]
+
+
 def test_a_judges_concept_names_its_section_in_every_language(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
