@@ -24,7 +24,7 @@ from search.safe_text import terminal_safe
 WIDE_ENOUGH = 110
 
 
-def heading(result: Result) -> str:
+def heading(result: Result, with_terms: bool = True) -> str:
     english = result.english()
     title = result.title()
     parts = [result.key]
@@ -35,9 +35,26 @@ def heading(result: Result) -> str:
     penalty = result.penalty()
     if penalty:  # an IPG infraction's
         parts.append(f"· penalty: {penalty}")
-    if english["terms"]:
+    if english["terms"] and with_terms:
         parts.append(f"[{', '.join(english['terms'][:8])}]")
     return " ".join(parts)
+
+
+def echo_brief(results: list[Result], show: Iterable[str], width: int = 100) -> None:
+    """One line per result, as a judge scans them: its key and title (an IPG infraction's with
+    its penalty), or, untitled, the beginning of its first shown language's text."""
+    show = tuple(show)
+    for result in results:
+        line = heading(result, with_terms=False)
+        if result.title() in (None, result.key):  # a glossary entry's title is its key
+            columns = by_language(result, show) or by_language(result, ())
+            first = next((rs[0] for rs in columns.values() if rs), None)
+            if first is not None:
+                lang = "" if first.lang == "en" else f"{first.lang} "
+                room = max(width - len(line) - len(lang) - 3, 20)
+                text = " ".join(first.text.split())
+                line += f" — {lang}{textwrap.shorten(text, room, placeholder=' …')}"
+        click.echo(terminal_safe(line))
 
 
 def label(record: StoredRecord) -> str:

@@ -182,6 +182,21 @@ def test_search_prints_the_legend_rule_with_its_key():
     assert first_block[5].startswith("      Un permanent avec le sur-type légendaire")
 
 
+def test_search_brief_prints_one_line_per_result():
+    """`--brief` is a judge's quick list: a key and the beginning of its first language's text
+    per line (the seeds have no English: Italian first), and refuses to mix with --json."""
+    code, out, _ = run("search", "--brief", "--limit", "3", "regola delle leggende")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert lines[0] == (
+        '205.4d — it Ogni permanente con il supertipo "leggendario" è soggetto all\'azione '
+        "generata dallo …"
+    )
+    code, _, err = run("search", "--brief", "--json", "leggende")
+    assert code == 2 and "give one of them" in err
+
+
 def test_search_json_shape_and_rule_lookup():
     """`search 205.1b --json`: the Italian and the Spanish (inferred) 205.1b in one result."""
     code, out, _ = run("search", "205.1b", "--json")

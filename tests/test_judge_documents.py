@@ -1499,3 +1499,13 @@ def test_nothing_in_the_document_asked_names_the_one_that_has_it(
     assert error == (
         "no rules match 'tiebreakers'; no IPG text matches it; MTR 3.1 does: search without --doc\n"
     )
+
+
+def test_search_brief_gives_an_infractions_title_and_penalty(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`search --brief` lists a judge document's parts by their titles, an IPG infraction with
+    its penalty, one line each (the whole parts ran to a hundred lines)."""
+    out = run(judge_home, monkeypatch, "search", "--brief", "--doc", "ipg", "marked cards")
+    assert "IPG 3.8 — Tournament Error — Marked Cards · penalty: Warning" in out.splitlines()
+    assert all(line.startswith("IPG ") for line in out.splitlines())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from corpus.paths import home
-from search import meaning, payloads, served
+from search import meaning, payloads, render, served
 from search.commands.options import (
     filters_from,
     json_option,
@@ -24,10 +24,19 @@ from search.session import open_engine
 @click.option(
     "--limit", default=5, show_default=True, type=click.IntRange(1, 500), help="Results to show."
 )
+@click.option(
+    "--brief",
+    is_flag=True,
+    help="One line per result: its key and title, or the beginning of its text.",
+)
 @json_option
-def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object) -> None:
+def command(
+    query: tuple[str, ...], as_json: bool, limit: int, brief: bool, **options: object
+) -> None:
     """Search the rules. A rule number (205.4d, 205.4, 205.4., 205) looks the rule up."""
     text = " ".join(query)
+    if brief and as_json:
+        raise click.UsageError("--brief and --json print differently: give one of them")
     try:
         validate(text)  # before any indexing: a malformed query is the user's to fix first
     except QueryError as error:
@@ -60,6 +69,8 @@ def command(query: tuple[str, ...], as_json: bool, limit: int, **options: object
         echo_json(payload if results else {**payload, "exit_code": 1})
     elif not results:
         echo(payload["error"], err=True)
+    elif brief:
+        render.echo_brief(results, show)
     else:
         show_results(results, show, matched)
     if not results:
