@@ -116,6 +116,25 @@ def test_an_unterminated_string_is_refused_by_its_line():
     assert ingest_bytes(small(), "whole.po").records  # escapes and quotes inside are fine
 
 
+def test_a_repeated_msgid_is_refused_by_its_line():
+    """An entry appended again (its msgid repeated): msgfmt refuses the file ("duplicate message
+    definition"), and so does `add`, naming both lines; read, the catalogue lost its glossary."""
+    from corpus.read.ingest import IngestError
+
+    text = small().decode("utf-8")
+    entry = 'msgid "100.1a A two-player game is a game that begins with only two players."'
+    first = text.splitlines().index(entry) + 1
+    repeated = f'{text.rstrip()}\n\n{entry}\nmsgstr "Um jogo."\n'
+    with pytest.raises(IngestError) as refused:
+        ingest_bytes(repeated.encode("utf-8"), "repetido.po")
+    last = len(repeated.splitlines()) - 1
+    assert str(refused.value) == (
+        f"repetido.po: not a valid PO catalogue: line {last} repeats the msgid of line {first} "
+        "(msgfmt --check: duplicate message definition); remove one of them; fix it and add it "
+        "again"
+    )
+
+
 def test_a_catalogue_with_nothing_translated_is_refused_as_such():
     """Every msgstr empty (a catalogue not started): refused as a catalogue with no translated
     entry, not "no rules found in it", which sent the translator looking for rules."""

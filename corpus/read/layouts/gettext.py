@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from corpus.model.languages import LANGUAGES
 from corpus.model.numbers import sort_key
@@ -79,6 +80,8 @@ def catalogue(lines: list[str]) -> Catalogue:
     except (OSError, ValueError, UnicodeError) as error:
         return Catalogue((), {}, None, f"not a valid PO catalogue: {error}")
     found = [e for e in po if not e.obsolete]
+    if repeated := _repeated(found):
+        return Catalogue((), {}, None, f"not a valid PO catalogue: {repeated}")
     starts = [_entry_start(lines, e.linenum) for e in found]
     ends = [start - 1 for start in starts[1:]] + ([len(lines)] if starts else [])
     entries = []
@@ -102,6 +105,20 @@ def catalogue(lines: list[str]) -> Catalogue:
             )
         )
     return Catalogue(tuple(entries), dict(po.metadata), header)
+
+
+def _repeated(entries: list[Any]) -> str | None:
+    """Where an entry repeats an earlier one's msgid (and msgctxt): msgfmt refuses the file, and
+    read here one would stand for the other (the rules after it lost their places)."""
+    first: dict[tuple[str | None, str], int] = {}
+    for entry in entries:
+        seen = first.setdefault((entry.msgctxt, entry.msgid), entry.linenum)
+        if seen != entry.linenum:
+            return (
+                f"line {entry.linenum} repeats the msgid of line {seen} (msgfmt --check: "
+                "duplicate message definition); remove one of them"
+            )
+    return None
 
 
 def _entry_start(lines: list[str], msgid_line: int) -> int:
