@@ -43,6 +43,7 @@ def search(
     engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result], set[str]]:
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
+    shown_within(filters, show)
     asked = None
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
@@ -119,6 +120,18 @@ def search(
     return payload, results, set(outcome.matched)
 
 
+def shown_within(filters: Filters, show: Sequence[str]) -> None:
+    """--show may only pick among the languages --lang keeps: `--lang it --show en` said "no
+    English text for 205.4d", which there is."""
+    outside = [lang for lang in show if filters.langs and lang not in filters.langs]
+    if outside:
+        raise Problem(
+            f"--show {','.join(outside)} asks for what --lang {','.join(filters.langs)} leaves "
+            f"out; add {','.join(outside)} to --lang, or leave --show out",
+            400,
+        )
+
+
 def _why_nothing(payload: dict[str, Any]) -> str:
     """The note of a search that found nothing, or the close words it may have meant."""
     return f"; {payload['note']}" if payload.get("note") else did_you_mean(payload)
@@ -186,6 +199,7 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
+    shown_within(filters, show)
     if not rule.strip():  # else every rule would match an empty number (`/rule/`, `show ""`)
         raise Problem(
             "no rule given; give a number, a title or a glossary entry, e.g. 704.5j, "

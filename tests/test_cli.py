@@ -236,6 +236,18 @@ def test_show_says_which_languages_have_a_rule_the_lang_filter_leaves_out():
     )
 
 
+def test_show_may_only_pick_among_the_languages_lang_keeps():
+    """`--lang it,fr --show en` is a usage error naming both options, in search and show: it
+    said "no English text for 205.4d", which the library has."""
+    for command in ("search", "show"):
+        code, out, err = run(command, "205.4d", "--lang", "it,fr", "--show", "en")
+        assert code == 2 and not out
+        assert err.splitlines()[-1] == (
+            "error: --show en asks for what --lang it,fr leaves out; add en to --lang, or leave "
+            f"--show out (see `cli {command} --help`)"
+        )
+
+
 def test_english_query_finds_translated_text():
     """English words find Italian rules through the term base."""
     payload = json.loads(run("search", "artifact types", "--json", "--limit", "3")[1])

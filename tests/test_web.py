@@ -63,6 +63,10 @@ def test_errors_are_json_with_their_status(client: TestClient):
     assert client.get("/api/show/").status_code == 400
     assert client.get("/api/show/").json()["error"].startswith("no rule given; give a number")
     assert client.get("/rule/").status_code == 400
+    # A language to show that the language filter leaves out: not "no English text for 205.4d".
+    for url in ("/", "/api/search", "/rule/205.4d"):
+        params = {"q": "205.4d", "lang": "it", "show": "en"}
+        assert client.get(url, params=params).status_code == 400, url
 
 
 def test_pages_escape_every_text_and_link_cited_rules(
