@@ -465,18 +465,20 @@ def test_a_chapter_searched_for_gives_as_many_sections_as_asked(
 def test_a_judge_parts_page_says_nothing_of_the_crs_translations(
     judges_and_rules: Path,
 ) -> None:
-    """/rule/ipg3.1 (and /doc/ipg/3.1): "no Italian text for IPG 3.1: the IPG is not in Italian
-    here", not "… the Italian documents cover section 205" (the CR's translations')."""
+    """/rule/ipg3.1 (and /doc/ipg/3.1) asked in Italian: "no Italian text for IPG 3.1: the IPG
+    is not in Italian here", not "… the Italian documents cover section 205" (the CR's
+    translations'); unasked, the page opens with the part, not a line per language."""
     from starlette.testclient import TestClient
 
     from search.web.app import create_app
 
     with TestClient(create_app(judges_and_rules)) as client:
         for url in ("/rule/ipg3.1", "/doc/ipg/3.1"):
-            page = client.get(url)
+            page = client.get(url, params={"lang": "en,it"})
             assert page.status_code == 200, url
             assert "no Italian text for IPG 3.1: the IPG is not in Italian here" in page.text
             assert "documents cover section" not in page.text, url
+            assert "no Italian text" not in client.get(url).text, url
 
 
 def test_show_of_an_infractions_name_is_its_section(

@@ -309,10 +309,13 @@ async def _rule_page(request: Request, rule: str) -> Response:
         return error_page(problem.status, f"{rule} — mtgrules", str(problem))
     known_keys |= {r.key for r in results}
     present = {r.lang for result in results for r in result.records}
-    wanted = set(filters.langs or show or {"en", *overview.holdings})
     numbered = RuleNumber.written(rule) is not None
     english_rule = any(r.lang == "en" and r.kind == "rule" for x in results for r in x.records)
     judged = payload.get("document", "cr") != "cr"  # a judge document's part has a history too
+    # Unasked, only a CR rule says which languages lack it (what a translator looks for): a
+    # judge part or a glossary entry opened with a line per language it was never in.
+    unasked = present if judged or not numbered else {"en", *overview.holdings}
+    wanted = set(filters.langs or show or unasked)
     return page(
         "rule.html",
         title=f"{payload['query']} — mtgrules",
