@@ -327,6 +327,30 @@ def test_full_library_pages_say_what_is_missing(event: TestClient):
     assert "; 277 examples; 739 glossary entries (in 2026-08-07)</td>" in home
 
 
+@pytest.mark.shared_data
+def test_an_undated_translation_follows_one_edition_on_every_page(shared_data: Path, home: Path):
+    """The French seed is undated: beside English 2020-11-20 and 2026-08-07 every rule page says
+    it follows the edition `stale` compares it from, whether a rule on the page changed or not
+    (205.4d's page said "2026-08-07, the newest", 205.2a's "2020-11-20")."""
+    from click.testing import CliRunner
+
+    from search.cli import cli
+
+    editions = [shared_data / "cr/pt/MagicCompRules-20201120.txt"]
+    editions.append(shared_data / "cr/en/MagicCompRules-20260807.txt")
+    added = CliRunner().invoke(cli, ["add", *map(str, editions)], catch_exceptions=False)
+    assert added.exit_code == 0, added.output
+    assert CliRunner().invoke(cli, ["index"], catch_exceptions=False).exit_code == 0
+    said = set()
+    client = TestClient(create_app(home))
+    for rule in ("205.4d", "205.2a", "205.4a"):
+        text = re.sub(r"<[^>]+>", "", client.get(f"/rule/{rule}").text)
+        said |= set(
+            re.findall(r"French \(001_1dd839522fb4465e\.txt\) follows English [^.;:]*", text)
+        )
+    assert said == {"French (001_1dd839522fb4465e.txt) follows English 2020-11-20"}
+
+
 def test_a_messages_command_line_fix_is_said_in_the_pages_words():
     """A payload's message on a page: its options become the controls that set them, its
     commands links to the pages that do them (escaped), a command with no page stays code."""

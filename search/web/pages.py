@@ -223,6 +223,14 @@ def _status_of_translations(
     if not editions:
         return {}
     stale = library.staleness()
+    # An undated document follows no edition of its own: what `stale` compares it from, the
+    # same on every page (205.4d's page said "the newest", 205.4a's, with a stale subrule, an
+    # edition of 2020).
+    compared_from = {
+        source: entry["english_from"]
+        for (source, _), entry in stale.items()
+        if not _from_msgid(entry)
+    }
     lines: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         seen: set[str] = set()
@@ -232,6 +240,8 @@ def _status_of_translations(
             seen.add(record.source)
             entry = stale.get((record.source, record.key))
             follows = followed(editions, record)
+            if not record.follows and not record.edition:
+                follows = compared_from.get(record.source, follows)
             from_msgid = entry is not None and _from_msgid(entry)
             lines.setdefault(result.key, []).append(
                 {
