@@ -75,6 +75,16 @@ def test_export_writes_into_the_output_folder_in_every_format(fmt: str, tmp_path
     assert written.read_text("utf-8") == printed and "205.4d" in printed
 
 
+def test_export_refuses_an_output_folder_under_one_that_is_not_there(tmp_path: Path):
+    """`--output` makes its folder, not the folders above it: a mistyped path is refused."""
+    code, out, err = run("export", "--format", "csv", "--output", str(tmp_path / "no" / "dir"))
+    assert code == 1 and not out and not (tmp_path / "no").exists()
+    assert err == (
+        f"error: --output {tmp_path / 'no' / 'dir'}: there is no folder {tmp_path / 'no'}; "
+        "create it first, or give a folder that exists\n"
+    )
+
+
 def test_a_word_that_is_no_rule_gets_a_hint_that_works():
     """`history 9999` said "see `mtgrules show 9999`", which answered that 9999 is not a rule
     number; `show zzz` said "not a rule number" though show takes titles: each says what it

@@ -17,6 +17,8 @@ from search.safe_text import echo
 from search.session import hand_off, library_records, open_engine
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from corpus.model.records import Record
 
 
@@ -47,6 +49,8 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
     """Print the library in a format other tools read, to standard output."""
     from search import exports
 
+    if output is not None:
+        output_folder(output)  # before the library is read (and perhaps indexed)
     if fmt == "po":
         _po(langs, edition, output)
         return
@@ -105,18 +109,33 @@ def _out(content: str | bytes, fmt: str, output: str | None) -> None:
         else:
             echo(content, nl=False)
         return
-    from pathlib import Path
 
-    path = Path(output) / f"mtgrules.{fmt}"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = output_folder(output) / f"mtgrules.{fmt}"
     data = content if isinstance(content, bytes) else content.encode("utf-8")
     path.write_bytes(data)
     echo(f"wrote {path}", err=True)
 
 
+def output_folder(output: str) -> Path:
+    """--output's folder, made when only it is missing: a mistyped path (`/nonexistent/dir`)
+    is refused, not made silently."""
+    from pathlib import Path
+
+    folder = Path(output)
+    if folder.exists() and not folder.is_dir():
+        raise click.ClickException(f"--output {output}: a file, not a folder; give a folder")
+    if not folder.exists():
+        if not folder.parent.is_dir():
+            raise click.ClickException(
+                f"--output {output}: there is no folder {folder.parent}; create it first, or "
+                "give a folder that exists"
+            )
+        folder.mkdir()
+    return folder
+
+
 def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None:
     """One catalogue per translated language, to standard output (one language) or a folder."""
-    from pathlib import Path
 
     from search.po_export import catalogue
 
@@ -145,8 +164,7 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
         if output is None:
             echo(text, nl=False)
             continue
-        path = Path(output) / f"mtgrules-{lang}.po"
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = output_folder(output) / f"mtgrules-{lang}.po"
         path.write_text(text, encoding="utf-8")
         echo(f"wrote {path}", err=True)
 
