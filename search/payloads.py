@@ -5,6 +5,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: 
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
@@ -133,8 +134,16 @@ def shown_within(filters: Filters, show: Sequence[str]) -> None:
 
 
 def _why_nothing(payload: dict[str, Any]) -> str:
-    """The note of a search that found nothing, or the close words it may have meant."""
-    return f"; {payload['note']}" if payload.get("note") else did_you_mean(payload)
+    """The note of a search that found nothing, or the close words it may have meant; for a
+    query in another alphabet ("κανόνας του θρύλου"), the languages the library reads."""
+    if payload.get("note"):
+        return f"; {payload['note']}"
+    if not any("a" <= c <= "z" for c in unicodedata.normalize("NFKD", payload["query"].lower())):
+        from corpus.model.languages import LANGUAGES, language_name
+
+        names = [language_name(code) for code in LANGUAGES]
+        return f"; ask in {listed(names, ' or ')}, the languages of the rules here"
+    return did_you_mean(payload)
 
 
 def did_you_mean(payload: dict[str, Any]) -> str:

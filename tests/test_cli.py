@@ -85,6 +85,16 @@ def test_export_refuses_an_output_folder_under_one_that_is_not_there(tmp_path: P
     )
 
 
+def test_a_query_in_another_alphabet_is_told_the_languages_read_here():
+    """`search 'κανόνας του θρύλου'`: an error like every command's, naming the languages."""
+    code, out, err = run("search", "κανόνας του θρύλου")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[-1] + "\n" == (
+        "error: no rules match 'κανόνας του θρύλου'; ask in Italian, French, Spanish, Portuguese "
+        "or English, the languages of the rules here\n"
+    )
+
+
 def test_a_word_that_is_no_rule_gets_a_hint_that_works():
     """`history 9999` said "see `mtgrules show 9999`", which answered that 9999 is not a rule
     number; `show zzz` said "not a rule number" though show takes titles: each says what it

@@ -999,8 +999,8 @@ def test_searching_a_judge_document_in_a_language_it_is_not_in_says_so(
     )
     assert result.exit_code == 1
     assert result.output == (
-        "no rules match 'juego lento'; the Infraction Procedure Guide is in English only here, "
-        "not in Spanish; search it with --lang en or without --lang (a question in any "
+        "error: no rules match 'juego lento'; the Infraction Procedure Guide is in English only "
+        "here, not in Spanish; search it with --lang en or without --lang (a question in any "
         "language reaches its text)\n"
     )
     page = TestClient(create_app(judge_home)).get(
@@ -1499,7 +1499,8 @@ def test_nothing_in_the_document_asked_names_the_one_that_has_it(
     (it said only "no rules match")."""
     error = refused(judge_home, monkeypatch, "search", "tiebreakers", "--doc", "ipg")
     assert error == (
-        "no rules match 'tiebreakers'; no IPG text matches it; MTR 3.1 does: search without --doc\n"
+        "error: no rules match 'tiebreakers'; no IPG text matches it; MTR 3.1 does: search "
+        "without --doc\n"
     )
 
 

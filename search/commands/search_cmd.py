@@ -68,7 +68,7 @@ def command(
         # command's --json says a failure.
         echo_json(payload if results else {**payload, "exit_code": 1})
     elif not results:
-        echo(payload["error"], err=True)
+        echo(f"error: {payload['error']}", err=True)  # as every command's error
     elif brief:
         render.echo_brief(results, show)
     else:
