@@ -228,6 +228,15 @@ def test_the_brazilian_catalogue_follows_its_english_by_text(po_home: Path):
 
 
 @pytest.mark.shared_data
+def test_a_hyphenated_term_is_found_written_with_spaces(po_home: Path):
+    """The Brazilian glossary writes "ação baseada-no-estado": `term` finds it as a translator
+    types it, with spaces (it was "not in the term base")."""
+    code, out = run(po_home, "term", "ação baseada no estado")
+    assert code == 0 and out.startswith("state-based action\n")
+    assert "  pt  ação baseada-no-estado  — learned" in out
+
+
+@pytest.mark.shared_data
 def test_portuguese_is_searchable_and_shown_side_by_side(po_home: Path):
     """A Portuguese query finds the Portuguese rule; show puts it beside the English."""
     code, out = run(po_home, "search", "jogador ativo", "--lang", "pt", "--json")

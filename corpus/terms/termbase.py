@@ -11,7 +11,7 @@ import contextlib
 import csv
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -276,8 +276,7 @@ class TermBase:
         self._written: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
         # The general words', apart: looked up for a query, never found as a record's concepts.
         self._general: dict[tuple[str, tuple[str, ...]], set[tuple[str, tuple[str, ...]]]] = {}
-        for term in self.terms:
-            words = content_words(term.term, term.lang)
+        for term, words in self._spellings():
             key = (term.lang, tuple(stem for stem, _ in words))
             if key[1] and len(key[1]) <= self.MAX_WORDS:
                 concept = concept_name(term.english)
@@ -299,6 +298,14 @@ class TermBase:
                 continue  # only function words ("all")
             self._by_stems.setdefault(key, set()).add(concept)
             self._written.setdefault(key, set()).add((concept, tuple(w for _, w in words)))
+
+    def _spellings(self) -> Iterator[tuple[Term, list[tuple[str, str]]]]:
+        """Each term's content words; a hyphenated one's also as separate words: the Brazilian
+        glossary writes "ação baseada-no-estado", a query "ação baseada no estado"."""
+        for term in self.terms:
+            yield term, content_words(term.term, term.lang)
+            if "-" in term.term:
+                yield term, content_words(term.term.replace("-", " "), term.lang)
 
     @classmethod
     def from_records(
