@@ -188,6 +188,19 @@ def test_an_old_copy_is_stale_against_every_edition(full: Path):
     assert any(s["lang"] == "it" for s in stale)
 
 
+def test_stale_lists_each_language_under_its_count_in_the_order_asked(full: Path):
+    """`stale --lang it,fr`: the Italian count and rules, then the French ones (both counts
+    came first, then the French rules above the Italian)."""
+    code, out, _ = run("stale", "--lang", "it,fr")
+    assert code == 0
+    heads = [line for line in out.splitlines() if line[:1] in ("i", "f") or line[:1].isdigit()]
+    italian = [line for line in heads if line.startswith("it ")]
+    french = [line for line in heads if line.startswith("fr ")]
+    assert heads == [heads[0], *italian, heads[len(italian) + 1], *french]
+    assert heads[0].endswith(" it rules are stale")
+    assert heads[len(italian) + 1].endswith(" fr rules are stale")
+
+
 def test_stale_takes_only_a_translations_languages(full: Path):
     """English is what a translation is compared with: `stale --lang en` is a usage error
     naming the translations' languages, as an unknown code is (CLI and API alike)."""

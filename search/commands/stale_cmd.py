@@ -28,13 +28,15 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
     for note in payload.get("notes", []):
         echo(f"note: {note}", err=True)
     found = payload["stale"]
-    for lang in langs:
-        count = sum(1 for item in found if item["lang"] == lang)
-        echo(f"{count} {lang} rule{' is' if count == 1 else 's are'} stale")
-    for item in found:
-        echo(_line(item))
-        if item["diff"] and (item["status"] != "moved" or item.get("references_only")):
-            click.echo(f"    {colour_diff(item['diff'])}")
+    for at, lang in enumerate(langs):  # each language's count above its rules, as asked
+        mine = [item for item in found if item["lang"] == lang]
+        if at:
+            echo("")
+        echo(f"{len(mine)} {lang} rule{' is' if len(mine) == 1 else 's are'} stale")
+        for item in mine:
+            echo(_line(item))
+            if item["diff"] and (item["status"] != "moved" or item.get("references_only")):
+                click.echo(f"    {colour_diff(item['diff'])}")
 
 
 def _line(item: dict[str, Any]) -> str:
