@@ -37,6 +37,7 @@ def client(home: Path) -> TestClient:
         ("/api/show/205.4d", ("show", "205.4d")),
         ("/api/show/205.4?lang=it", ("show", "205.4", "--lang", "it")),
         ("/api/term/leggendario", ("term", "leggendario")),
+        ("/api/term?q=leggendario", ("term", "leggendario")),  # as the term page's form asks
         ("/api/sources", ("sources",)),
     ],
 )
@@ -135,3 +136,10 @@ def test_translators_api_answers_what_json_prints(full: Path):
         assert response.json() == cli_json(*command), url
     page = client.get("/diff", params={"from": "2024-09-20", "to": "2024-11-08", "rule": "509"})
     assert 'class="change moved-changed"' in page.text
+
+
+def test_the_icon_browsers_ask_for_is_there(client: TestClient):
+    """/favicon.ico (asked by every browser) leads to the icon the pages link: no 404."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.headers["content-type"] == "image/svg+xml"
+    assert '<link rel="icon" href="/static/favicon.svg"' in client.get("/").text

@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -297,8 +297,15 @@ def api_show(library: Library, request: Request) -> dict[str, Any]:
     return payloads.show(library.engine(), request.path_params["rule"], filters, show)[0]
 
 
+async def favicon(_: Request) -> Response:
+    """Browsers ask for /favicon.ico whatever a page links: the pages' icon, not a 404."""
+    return RedirectResponse("/static/favicon.svg", 301)
+
+
 def api_term(library: Library, request: Request) -> dict[str, Any]:
-    payload = payloads.term(library.engine(), request.path_params["term"])
+    # /api/term/trample, or /api/term?q=trample as the term page's form asks
+    asked = request.path_params.get("term") or request.query_params.get("q", "")
+    payload = payloads.term(library.engine(), asked)
     if not payload["concepts"]:  # as the page and the command line: not found
         raise payloads.Problem(f"{payload['query']!r} is not in the term base", 404)
     return payload
@@ -423,12 +430,14 @@ def create_app(home: Path) -> Starlette:
         Route("/stale", pages.stale_page),
         Route("/api/search", api(api_search)),
         Route("/api/show/{rule:path}", api(api_show)),
+        Route("/api/term", api(api_term)),
         Route("/api/term/{term:path}", api(api_term)),
         Route("/api/diff", api(api_diff)),
         Route("/api/history/{rule:path}", api(api_history)),
         Route("/api/stale", api(api_stale)),
         Route("/api/check", api(api_check)),
         Route("/api/sources", api(api_sources)),
+        Route("/favicon.ico", favicon),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(
