@@ -301,11 +301,15 @@ class TermBase:
 
     def _spellings(self) -> Iterator[tuple[Term, list[tuple[str, str]]]]:
         """Each term's content words; a hyphenated one's also as separate words: the Brazilian
-        glossary writes "ação baseada-no-estado", a query "ação baseada no estado"."""
+        glossary writes "ação baseada-no-estado", a query "ação baseada no estado". Not when a
+        part is a stop word and the rest one word: "sur-type" is no "type"."""
         for term in self.terms:
-            yield term, content_words(term.term, term.lang)
+            joined = content_words(term.term, term.lang)
+            yield term, joined
             if "-" in term.term:
-                yield term, content_words(term.term.replace("-", " "), term.lang)
+                apart = content_words(term.term.replace("-", " "), term.lang)
+                if len(apart) > len(joined):
+                    yield term, apart
 
     @classmethod
     def from_records(
