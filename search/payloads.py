@@ -123,7 +123,12 @@ def search(
 
 def shown_within(filters: Filters, show: Sequence[str]) -> None:
     """--show may only pick among the languages --lang keeps: `--lang it --show en` said "no
-    English text for 205.4d", which there is."""
+    English text for 205.4d", which there is. (And --edition is one edition, --all-editions
+    every one: not both.)"""
+    if filters.edition and filters.all_editions:
+        raise Problem(
+            "--edition reads one edition, --all-editions every one: give one of them", 400
+        )
     outside = [lang for lang in show if filters.langs and lang not in filters.langs]
     if outside:
         raise Problem(

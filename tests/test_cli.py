@@ -344,6 +344,17 @@ def test_an_empty_language_is_refused():
     assert code == 2 and "no language given; valid: it, fr, es, pt, en" in err
 
 
+def test_an_empty_document_or_kind_and_two_edition_options_are_refused():
+    """`--doc ""`, `--kind ,` are usage errors naming the valid values, as `--lang ""` is;
+    `--edition` beside `--all-editions` asks two things at once (both were taken silently)."""
+    for option, valid in (("--doc", "cr, mtr, ipg, jar"), ("--kind", "rule, example")):
+        for given in ("", ","):
+            code, _, err = run("search", "tipo", option, given)
+            assert code == 2 and f"give one or more of {valid}" in err, (option, given)
+    code, _, err = run("search", "tipo", "--all-editions", "--edition", "latest")
+    assert code == 2 and "--edition reads one edition, --all-editions every one" in err
+
+
 def test_lang_filter_restricts_records():
     """--lang fr returns French records only."""
     payload = json.loads(run("search", "205.4", "--json", "--lang", "fr")[1])

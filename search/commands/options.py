@@ -71,6 +71,8 @@ def _choices(
         unknown = [v for v in chosen if v not in names]
         if unknown:
             raise click.BadParameter(f"unknown {unknown[0]!r}; valid: {', '.join(names)}")
+        if value and not chosen:  # `--doc ""`, `--kind ,`: refused as `--lang ""` is
+            raise click.BadParameter(f"give one or more of {', '.join(names)}")
         return chosen
 
     return parse
