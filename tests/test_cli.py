@@ -141,6 +141,20 @@ def test_add_rejects_bad_files_with_one_line(tmp_path: Path):
         assert err.count("\n") == 1 and str(path.name) in err and reason in err
 
 
+def test_remove_json_reports_each_document(tmp_path: Path, home: Path):
+    """`remove --json`: each document removed or why not, one object, exit 1 when one fails
+    (there was no --json)."""
+    rules = tmp_path / "regole.txt"
+    rules.write_text("205.1. Regola di prova.\n205.2. Un'altra regola di prova.\n", "utf-8")
+    assert run("add", str(rules))[0] == 0
+    code, out, err = run("remove", "regole.txt", "manca.txt", "--json")
+    assert code == 1 and err == ""
+    report = json.loads(out)
+    assert report["exit_code"] == 1
+    assert report["documents"][0] == {"document": "regole.txt", "removed": "regole.txt"}
+    assert report["documents"][1]["error"].startswith("no document 'manca.txt' in the library")
+
+
 def test_add_json_reports_each_file(tmp_path: Path, home: Path):
     """`add --json`: one entry per file, what was added (language, edition, layout, records,
     lines dropped), what the library had already, what was refused and why; exit 1 when one

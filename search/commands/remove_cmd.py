@@ -7,30 +7,40 @@ import click
 from corpus import paths
 from corpus.library import NotInLibrary, remove_document
 from corpus.paths import home
-from search.safe_text import echo, one_line
+from search.commands.options import json_option
+from search.safe_text import echo, echo_json, one_line
 
 
 @click.command("remove")
 @click.argument("documents", nargs=-1, required=True)
-def command(documents: tuple[str, ...]) -> None:
+@json_option
+def command(documents: tuple[str, ...], as_json: bool) -> None:
     """Remove added documents, each named by its file name or the start of its SHA-256 (both
     shown by `mtgrules sources`). The index follows at the next command."""
-    failed = False
+    report: list[dict[str, str]] = []
     for wanted in documents:
         try:
             path = remove_document(home(), wanted)
         except NotInLibrary as error:
-            echo(f"error: {error}; see `mtgrules sources`", err=True)
-            failed = True
-            continue
+            report.append({"document": wanted, "error": f"{error}; see `mtgrules sources`"})
         except OSError as error:  # a read-only home, a document gone meanwhile
-            echo(
-                f"error: {one_line(wanted)}: cannot remove it from {paths.documents(home())} "
-                f"({error.strerror}); make that folder writable, or set MTGRULES_HOME",
-                err=True,
+            report.append(
+                {
+                    "document": wanted,
+                    "error": f"{one_line(wanted)}: cannot remove it from "
+                    f"{paths.documents(home())} ({error.strerror}); make that folder writable, "
+                    "or set MTGRULES_HOME",
+                }
             )
-            failed = True
+        else:
+            report.append({"document": wanted, "removed": path.name})
+            if not as_json:
+                echo(f"{path.name}: removed; the index follows at the next command")
             continue
-        echo(f"{path.name}: removed; the index follows at the next command")
+        if not as_json:
+            echo(f"error: {report[-1]['error']}", err=True)
+    failed = any("error" in line for line in report)
+    if as_json:  # as add --json: one object, each document's outcome, the exit code
+        echo_json({"documents": report, **({"exit_code": 1} if failed else {})})
     if failed:
         raise SystemExit(1)
