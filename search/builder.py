@@ -298,4 +298,23 @@ def parsed(
         return parsed(plain, translations, schema, wildcards)  # the words alone, all required
     if query is NullQuery or not list(query.iter_all_terms()):
         raise QueryError(f"query {text!r} has no searchable words")
-    return query
+    return query.accept(_with_rule_keys)
+
+
+RULE_NUMBER_BOOST = 20.0  # a rule named by its number among words comes before the words' rules
+
+
+def _with_rule_keys(node: Any) -> Any:
+    """A rule number among a query's words is that rule too, not only the texts that cite it
+    (`205.4d OR trample` left 205.4d out)."""
+    from whoosh.query import Or, Term
+
+    from corpus.model.numbers import RuleNumber
+
+    if (
+        isinstance(node, Term)
+        and node.fieldname == text_field("en")
+        and RuleNumber.written(str(node.text)) is not None
+    ):
+        return Or([node, Term("key", str(node.text), boost=RULE_NUMBER_BOOST)])
+    return node

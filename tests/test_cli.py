@@ -329,6 +329,15 @@ def test_operators_and_phrases():
     assert ids('"regola delle leggende"') == {"205.4d"}
 
 
+def test_a_rule_number_among_operators_is_that_rule():
+    """`205.4c OR neve`: the rule named by its number first, then the words' (it was left out:
+    only texts citing 205.4c matched); `supertipo NOT 205.4d` leaves the rule out."""
+    found = json.loads(run("search", "--json", "--limit", "10", "205.4c OR neve")[1])["results"]
+    assert found[0]["key"] == "205.4c" and "205.4g" in [r["key"] for r in found]
+    left = json.loads(run("search", "--json", "--limit", "50", "supertipo NOT 205.4d")[1])
+    assert "205.4d" not in [r["key"] for r in left["results"]]
+
+
 def test_no_match_suggests_words():
     """A misspelt word gets 'did you mean' from the index vocabulary and exit 1."""
     code, _, err = run("search", "stazionarre")
