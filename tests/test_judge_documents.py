@@ -570,7 +570,11 @@ def test_an_infraction_named_verb_first_is_its_section(
     name with its participle first ("déclenchement oublié", "innesco dimenticato"), and "un
     déclenchement" a trigger (curated: the noun judges use): IPG 2.1 first (603's rules
     before); "déclenchement" alone finds the trigger rules (it found nothing)."""
-    for asked in ("oublié un déclenchement", "il giocatore ha dimenticato un innesco"):
+    for asked in (
+        "oublié un déclenchement",
+        "il giocatore ha dimenticato un innesco",
+        "mi oponente olvidó un disparo",  # a preterite, the participle's verb ("disparo olvidado")
+    ):
         assert found(judge_home, monkeypatch, asked)[0] == "IPG 2.1", asked
     assert run(judge_home, monkeypatch, "term", "déclenchement").startswith("trigger\n")
 

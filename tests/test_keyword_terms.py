@@ -58,6 +58,15 @@ def test_a_participle_is_its_verbs_form_not_a_nouns():
     assert inflected_alike("marcadas", "marcada", "es")
     assert inflected_alike("marcadas", "marcar", "es")
     assert not inflected_alike("marcadas", "marco", "es")
+
+
+def test_a_preterite_is_its_verbs_form_as_its_participle_is():
+    """Spanish "olvidó" (forgot) is a form of "olvidado" and "olvidar", its accent telling it
+    from the noun "olvido", which is not; "comió" of "comer"."""
+    assert inflected_alike("olvidó", "olvidado", "es")
+    assert inflected_alike("olvidó", "olvidar", "es")
+    assert inflected_alike("comió", "comer", "es")
+    assert not inflected_alike("olvido", "olvidado", "es")
     assert not inflected_alike("bloqueada", "bloqueo", "es")
     assert inflected_alike("cartas", "carta", "es") and inflected_alike("gira", "girar", "es")
     termbase = TermBase(static_terms())
