@@ -534,13 +534,16 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
     first. [] when nothing is."""
     from corpus.model.text import fold
 
-    keys = engine.versions.headed(fold(title.strip()))
-    # An infraction's name titles its IPG section after its category ("Tournament Error —
-    # Tardiness"): named alone, the section (`show Tardiness`, `show "Outside Assistance"`).
-    keys += [k for k in engine.versions.listing(fold(title.strip())) if is_judge_key(k)]
-    if not keys:
+    def titled_as(name: str) -> list[str]:
+        # An infraction's name titles its IPG section after its category ("Tournament Error —
+        # Tardiness"): named alone, the section (`show Tardiness`, `show "Outside Assistance"`).
+        listed = [k for k in engine.versions.listing(fold(name)) if is_judge_key(k)]
+        return engine.versions.headed(fold(name)) + listed
+
+    keys = titled_as(title.strip())
+    if not keys:  # `show "gioco lento"`, `show ritardo`: the MTR's section and the IPG's
         english = {t for lang, t in engine.translations(title.strip()) if lang == "en"}
-        keys = [k for t in sorted(english) for k in engine.versions.headed(fold(t))]
+        keys = [k for t in sorted(english) for k in titled_as(t)]
     results: list[Result] = []
     others = []
     for key in dict.fromkeys(keys):

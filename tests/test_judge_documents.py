@@ -486,13 +486,17 @@ def test_show_of_an_infractions_name_is_its_section(
 ) -> None:
     """`show Tardiness`, `show "Outside Assistance"`: the IPG's infraction (its heading says
     its category first, "Tournament Error — Tardiness"), beside the MTR's section of that
-    title; they were refused, or the MTR's section alone."""
+    title; they were refused, or the MTR's section alone. So in every language: `show "gioco
+    lento"`, `show ritardo`, `show "ayuda externa"` (the MTR's section alone, or refused)."""
     keys = lambda name: [  # noqa: E731
         r["key"]
         for r in json.loads(run(judge_home, monkeypatch, "show", name, "--json"))["results"]
     ]
     assert keys("Tardiness") == ["IPG 3.1"]
     assert keys("Outside Assistance") == ["MTR 5.6", "IPG 3.2"]
+    assert keys("gioco lento") == ["MTR 5.5", "IPG 3.3"]
+    assert keys("ritardo") == ["IPG 3.1"]
+    assert keys("ayuda externa") == ["MTR 5.6", "IPG 3.2"]
 
 
 def test_a_parts_history_and_diff_need_no_quotes_and_any_case(
