@@ -412,6 +412,9 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("what happens to conspiracy cards during the draft", False),
         ("booster draft rules for conspiracies", False),
         ("¿cómo funciona el draft de Conspiracy?", False),
+        ("un joueur a regardé la carte du dessus de sa bibliothèque par erreur", True),
+        ("un jugador miró la carta de arriba de su biblioteca sin querer", True),
+        ("I accidentally saw the top card of my library", True),
     ],
 )
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
@@ -421,7 +424,8 @@ def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_docume
     several words ("lista de mazo"), an IPG penalty named as the IPG writes it ("game loss"): the
     question is of a tournament; a game's question ("grimorio vuoto", "habilidad de maná", "life
     loss") is not, nor a draft of Conspiracy (CR 905): "draft" and "booster" are both the
-    tournament's and the variant's words, a tournament's only when no other variant is named."""
+    tournament's and the variant's words, a tournament's only when no other variant is named.
+    A mistake ("par erreur", "sin querer", "accidentally") is the IPG's or the JAR's to fix."""
     assert is_about_a_tournament(query) is tournament
 
 

@@ -191,9 +191,16 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "infrazione infrazioni ammonizione squalifica squalificato bustine bustina barare "
             "imbrogliare spettatore spettatori competitivo competitiva negozio decklist sideboard "
-            "match prerelease sealed draft booster fnm dq penalizza sanzionata"
+            "match prerelease sealed draft booster fnm dq penalizza sanzionata accidentalmente"
         ),
-        tournament_phrases=("lista del mazzo", "lista mazzo", "liste dei mazzi"),
+        # A mistake is a tournament's to fix (the IPG, the JAR); the CR has no word for it.
+        tournament_phrases=(
+            "lista del mazzo",
+            "lista mazzo",
+            "liste dei mazzi",
+            "per sbaglio",
+            "per errore",
+        ),
         variant_words=word_set(
             "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
             "squadre compagno compagni gigante teste 2hg imperatore imperatori planechase "
@@ -330,9 +337,15 @@ LANGUAGES: dict[str, Language] = {
             "infraction infractions avertissement disqualification disqualifié ronde rondes "
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
             "scellé réservoir magasin decklist sideboard match matchs dq prerelease avant-première "
-            "draft booster boosters fnm pénalise sanctionnée"
+            "draft booster boosters fnm pénalise sanctionnée accidentellement"
         ),
-        tournament_phrases=("liste de deck", "liste du deck", "listes de deck"),
+        tournament_phrases=(
+            "liste de deck",
+            "liste du deck",
+            "listes de deck",
+            "par erreur",
+            "par accident",
+        ),
         variant_words=word_set(
             "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
             "équipe équipes equipe coéquipier coéquipiers géant têtes 2hg empereur empereurs "
@@ -445,9 +458,17 @@ LANGUAGES: dict[str, Language] = {
             "infracción infraccion advertencia descalificación descalificacion descalifica "
             "descalificado ronda rondas fundas funda trampa trampas banquillo espectador "
             "espectadores competitivo competitiva tienda decklist sideboard dq presentación "
-            "presentacion prerelease sellado draft booster boosters fnm penaliza sancionada"
+            "presentacion prerelease sellado draft booster boosters fnm penaliza sancionada "
+            "accidentalmente"
         ),
-        tournament_phrases=("lista de mazo", "lista del mazo", "listas de mazo"),
+        tournament_phrases=(
+            "lista de mazo",
+            "lista del mazo",
+            "listas de mazo",
+            "por error",
+            "por accidente",
+            "sin querer",
+        ),
         variant_words=word_set(
             "multijugador multiplayer commander comandante comandantes edh brawl equipo "
             "equipos compañero compañeros gigante cabezas 2hg emperador emperadores planechase "
@@ -564,9 +585,9 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "infração advertência desqualificação desqualificado rodada rodadas sleeves trapaça "
             "espectador competitivo loja decklist sideboard dq prerelease pré-lançamento selado "
-            "draft booster boosters fnm penaliza"
+            "draft booster boosters fnm penaliza acidentalmente"
         ),
-        tournament_phrases=("lista de deck", "lista do deck"),
+        tournament_phrases=("lista de deck", "lista do deck", "por engano", "sem querer"),
         variant_words=word_set(
             "multijogador multiplayer commander comandante comandantes edh brawl equipe "
             "equipes companheiro companheiros gigante cabeças 2hg imperador imperadores "
@@ -682,9 +703,16 @@ LANGUAGES: dict[str, Language] = {
             "infraction infractions warning disqualification disqualified disqualify decklist "
             "decklists sideboard sleeves sleeve cheating cheat round rounds match matches sealed "
             "draft booster boosters fnm prerelease competitive casual spectator spectators store "
-            "dq"
+            "dq accidentally mistakenly"
         ),
-        tournament_phrases=("deck list", "deck lists", "deck registration", "friday night magic"),
+        tournament_phrases=(
+            "deck list",
+            "deck lists",
+            "deck registration",
+            "friday night magic",
+            "by mistake",
+            "by accident",
+        ),
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
             "teammates two-headed 2hg emperor emperors planechase plane planes planar "
