@@ -620,6 +620,8 @@ def test_the_words_players_use_at_an_event_are_terms(
         ("mescolare", "shuffle"),
         ("tavolo", "table"),
         ("erreur", "error"),
+        ("mentir", "lie"),  # IPG 4.8: lying to a judge
+        ("dessus", "top"),  # the top of a library
     ):
         assert run(judge_home, monkeypatch, "term", word).startswith(f"{concept}\n"), word
     asked = "en mi lista de mazo apunté una versión distinta del planeswalker que realmente juego"
