@@ -63,6 +63,10 @@ class Result:
         }
         if note := self.printed_otherwise(shown):
             out["renumbered"] = note
+        if is_judge_key(self.key):  # a judge part's, as `--brief` prints it: no record to read
+            out["title"] = self.title()
+            if penalty := self.penalty():
+                out["penalty"] = penalty
         return out
 
     def printed_otherwise(self, records: Iterable[StoredRecord] | None = None) -> str | None:

@@ -1522,3 +1522,6 @@ def test_search_brief_gives_an_infractions_title_and_penalty(
     out = run(judge_home, monkeypatch, "search", "--brief", "--doc", "ipg", "marked cards")
     assert "IPG 3.8 — Tournament Error — Marked Cards · penalty: Warning" in out.splitlines()
     assert all(line.startswith("IPG ") for line in out.splitlines())
+    found = json.loads(run(judge_home, monkeypatch, "search", "--json", "--doc", "ipg", "marked"))
+    marked = next(r for r in found["results"] if r["key"] == "IPG 3.8")  # as --brief, in JSON
+    assert (marked["title"], marked["penalty"]) == ("Tournament Error — Marked Cards", "Warning")
