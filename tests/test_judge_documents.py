@@ -1525,3 +1525,16 @@ def test_search_brief_gives_an_infractions_title_and_penalty(
     found = json.loads(run(judge_home, monkeypatch, "search", "--json", "--doc", "ipg", "marked"))
     marked = next(r for r in found["results"] if r["key"] == "IPG 3.8")  # as --brief, in JSON
     assert (marked["title"], marked["penalty"]) == ("Tournament Error — Marked Cards", "Warning")
+
+
+def test_a_level_or_asking_word_is_never_found_nowhere(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "compétitif" in a tournament's question chose the IPG: it is understood, and the note no
+    longer says it was found nowhere (the judge documents are in English)."""
+    monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
+    result = CliRunner().invoke(
+        cli, ["search", "quelle pénalité pour jeu lent en REL compétitif"], catch_exceptions=False
+    )
+    assert result.exit_code == 0 and "found nowhere" not in result.stderr
+    assert result.stdout.startswith("IPG 3.3")
