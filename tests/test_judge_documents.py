@@ -3,6 +3,7 @@ and as PDFs, keyed in their own namespaces, shown, searched, compared and cited.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -1538,3 +1539,25 @@ def test_a_level_or_asking_word_is_never_found_nowhere(
     )
     assert result.exit_code == 0 and "found nowhere" not in result.stderr
     assert result.stdout.startswith("IPG 3.3")
+
+
+def test_the_home_page_offers_a_judges_questions_that_find_their_parts(judge_home: Path) -> None:
+    """With the judge documents in the library, the home page's examples include a judge's
+    questions in four languages, and each finds its part among the best two (the examples
+    were the CR's alone)."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+    from search.web.pages import JUDGE_EXAMPLES
+
+    client = TestClient(create_app(judge_home))
+    home_page = client.get("/").text
+    assert "A judge’s questions:" in home_page
+    best_two = []
+    for _, question in JUDGE_EXAMPLES:
+        assert html.escape(question, quote=False) in home_page
+        found = client.get("/api/search", params={"q": question}).json()["results"]
+        best_two.append({r["key"] for r in found[:2]})
+    # Marked Cards and Outside Assistance are an MTR section and an IPG infraction each.
+    for wanted, two in zip(("IPG 3.8", "IPG 3.1", "IPG 2.1", "IPG 3.2"), best_two, strict=True):
+        assert wanted in two, two

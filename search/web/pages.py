@@ -39,6 +39,13 @@ from search.web.links import href, rule_href
 from search.web.overview import ENGLISH_NAMES, EXAMPLES, missing_notes
 
 KINDS_SHOWN = KINDS  # every kind a record can be
+# A judge's questions in four languages, when the library holds the MTR, IPG or JAR.
+JUDGE_EXAMPLES = (
+    ("it", "penalità per carte segnate"),
+    ("fr", "un joueur arrive en retard, quelle pénalité ?"),
+    ("es", "mi oponente olvidó un disparo"),
+    ("en", "outside assistance"),
+)
 
 
 def _environment() -> Environment:
@@ -148,9 +155,10 @@ async def home_page(request: Request) -> Response:
         except payloads.Problem as problem:
             return error_page(problem.status, "mtgrules", str(problem))
         examples = {lang: EXAMPLES.get(lang, ()) for lang in overview.holdings}
+        judging = JUDGE_EXAMPLES if overview.judge_documents else ()
         return page(
             "home.html", title="mtgrules — the rules side by side", overview=overview,
-            examples=examples, **context,
+            examples=examples, judge_examples=judging, **context,
         )  # fmt: skip
     try:
         filters, show = _filters(request)
