@@ -1005,13 +1005,25 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     english = by_edition(records, "en")
     if not english:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
-    translated = [r for r in records if r.lang in langs]
+    translated = newest_translations([r for r in records if r.lang in langs], list(english))
     found = stale_rules(translated, english)
     return {
         "lang": ",".join(langs),
         "stale": [s.to_json() for s in found],
         "notes": _compared_long_before(translated, list(english)),
     }
+
+
+def newest_translations(translated: Sequence[Record], editions: list[str]) -> list[Record]:
+    """Each language's rule from the document that follows the newest English among those
+    that carry it: a catalogue brought back from Crowdin beside its original is the
+    translator's work now, and `stale` listed every rule twice, once per catalogue."""
+    newest: dict[tuple[str, str], str] = {}
+    for record in translated:
+        follows = followed(editions, record) or ""
+        at = (record.lang, record.key)
+        newest[at] = max(newest.get(at, ""), follows)
+    return [r for r in translated if (followed(editions, r) or "") == newest[r.lang, r.key]]
 
 
 def stale_status(item: Mapping[str, Any]) -> str:

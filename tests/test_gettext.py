@@ -385,6 +385,28 @@ def test_po_round_trip_brings_a_changed_translation_back(
 
 
 @pytest.mark.shared_data
+def test_stale_lists_a_rule_once_when_its_round_trip_is_beside_the_original(
+    po_home: Path, tmp_path: Path
+):
+    """The exported catalogue, brought back beside the original: `stale` lists each rule once,
+    from the catalogue that follows the newer English (it listed 131 rules twice)."""
+    _, out = run(po_home, "export", "--format", "po", "--lang", "pt")
+    home = tmp_path / "home"
+    shutil.copytree(po_home, home)
+    edited = tmp_path / "revisado.po"
+    edited.write_text(out, encoding="utf-8")
+    code, added = run(home, "add", str(edited))
+    assert code == 0, added
+    _, before = run(po_home, "stale", "--lang", "pt", "--json")
+    _, after = run(home, "stale", "--lang", "pt", "--json")
+    keys = [s["key"] for s in json.loads(after)["stale"]]
+    assert len(keys) == len(set(keys))
+    assert len(keys) <= len(json.loads(before)["stale"])
+    by_key = {s["key"]: s for s in json.loads(after)["stale"]}
+    assert by_key["100.2a"]["english_from"] == "its previous msgid"  # the round trip's entry
+
+
+@pytest.mark.shared_data
 def test_one_text_in_two_catalogues_is_shown_from_the_document_it_follows_with(
     po_home: Path, tmp_path: Path
 ):
