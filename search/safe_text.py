@@ -44,10 +44,11 @@ def one_line(text: str) -> str:
 _UNSAFE_IN_JSON = r"[\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
-def json_text(payload: object) -> str:
+def json_text(payload: object, ascii_only: bool = False) -> str:
     """One JSON object as every command prints it (indented by one space; non-ASCII letters as
-    they are, controls and bidirectional overrides escaped)."""
-    text = json.dumps(payload, ensure_ascii=False, indent=1)
+    they are, controls and bidirectional overrides escaped; with `ascii_only`, every
+    non-ASCII character escaped)."""
+    text = json.dumps(payload, ensure_ascii=ascii_only, indent=1)
     return re.sub(_UNSAFE_IN_JSON, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -57,8 +58,16 @@ def echo(message: object = "", err: bool = False, nl: bool = True) -> None:
 
 
 def echo_json(payload: object) -> None:
+    """The JSON object on standard output; escaped to ASCII where the output cannot encode
+    every character (PYTHONIOENCODING=latin-1): degraded, "“" would become a bare quote inside
+    a string and the JSON invalid."""
+    click.echo(json_text(payload, ascii_only=not encodes_unicode(sys.stdout)))
 
-    click.echo(json_text(payload))
+
+def encodes_unicode(stream: object) -> bool:
+    """Whether a stream writes every character (a UTF encoding)."""
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("_", "-")
+    return encoding.startswith("utf")
 
 
 # Typography an 8-bit terminal lacks, as ASCII; other letters lose their accents, and what is
@@ -91,8 +100,7 @@ def degrade_unencodable() -> None:
     failing with UnicodeEncodeError."""
     codecs.register_error("mtgrules-degrade", _degrade)
     for stream in (sys.stdout, sys.stderr):
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
-        if encoding not in ("utf-8", "utf8", "utf-16", "utf-32") and hasattr(stream, "reconfigure"):
+        if not encodes_unicode(stream) and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="mtgrules-degrade")
 
 

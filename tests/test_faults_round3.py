@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -368,6 +369,22 @@ def test_an_eight_bit_terminal_gets_the_nearest_characters(home: Path):
     text = done.stdout.decode("latin-1")
     assert "prima dell'applicazione dell'effetto" in text and "modalità" not in text
     assert "Alcuni effetti cambiano il tipo di carta" in text and "è" in text
+
+
+def test_an_eight_bit_terminal_gets_whole_json_and_utf8_exports(home: Path):
+    """PYTHONIOENCODING=latin-1: --json escapes what the output cannot encode, so the JSON is
+    valid and its text exact ("“" degraded to a bare quote broke it), and an export is UTF-8 as
+    its header says (the PO failed msgfmt, the TMX was no XML)."""
+    env = {**os.environ, "MTGRULES_HOME": str(home), "PYTHONIOENCODING": "latin-1"}
+    done = mtgrules("show", "205.4d", "--json", env=env)
+    assert done.returncode == 0
+    latin = json.loads(done.stdout.decode("latin-1"))
+    done = mtgrules("show", "205.4d", "--json", env={**env, "PYTHONIOENCODING": "utf-8"})
+    assert latin == json.loads(done.stdout.decode("utf-8"))
+    done = mtgrules("export", "--format", "tmx", env=env)
+    assert done.returncode == 0
+    units = ET.fromstring(done.stdout).iter("seg")  # well-formed, in UTF-8
+    assert any("è" in "".join(seg.itertext()) for seg in units)
 
 
 def test_remove_on_a_read_only_home_is_one_line(home: Path, tmp_path: Path):

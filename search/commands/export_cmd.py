@@ -13,7 +13,7 @@ from corpus.model.dates import resolve_edition
 from corpus.paths import home
 from indexer.store import read_current
 from search.commands.options import EDITION, lang_option
-from search.safe_text import echo
+from search.safe_text import echo, terminal_safe
 from search.session import hand_off, library_records, open_engine
 
 if TYPE_CHECKING:
@@ -104,16 +104,23 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
 def _out(content: str | bytes, fmt: str, output: str | None) -> None:
     """An export to standard output, or to `output`/mtgrules.FORMAT (said on stderr)."""
     if output is None:
-        if isinstance(content, bytes):
-            sys.stdout.buffer.write(content)
-        else:
-            echo(content, nl=False)
+        write_utf8(content)
         return
 
     path = output_folder(output) / f"mtgrules.{fmt}"
     data = content if isinstance(content, bytes) else content.encode("utf-8")
     path.write_bytes(data)
     echo(f"wrote {path}", err=True)
+
+
+def write_utf8(content: str | bytes) -> None:
+    """An export on standard output in UTF-8, as its header says (PO, TMX, TBX) and every
+    reader expects, whatever the terminal's encoding: in Latin-1 the PO failed msgfmt and the
+    XML was not well-formed. Controls are shown as escapes, as everywhere."""
+    data = content if isinstance(content, bytes) else terminal_safe(content).encode("utf-8")
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 def output_folder(output: str) -> Path:
@@ -162,7 +169,7 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
         if left_out:
             echo(f"note: {left_out_note(left_out, lang)}", err=True)
         if output is None:
-            echo(text, nl=False)
+            write_utf8(text)
             continue
         path = output_folder(output) / f"mtgrules-{lang}.po"
         path.write_text(text, encoding="utf-8")
