@@ -359,10 +359,14 @@ def test_errors_are_one_line_with_their_fix(home: Path):
 
 
 def test_a_query_that_is_not_utf8_is_refused(home: Path):
-    """Bytes of another encoding in the query: one line, exit 2."""
+    """Bytes of another encoding in the query, the rule or the term: one line, exit 2, in every
+    command that takes words (`show` failed with a traceback)."""
     query = os.fsdecode(b"regola \xe9")
     code, _, err = run("search", query)
     assert code == 2 and "is not valid UTF-8" in err and err.count("\n") == 1
+    for command in ("show", "term", "history", "diff"):
+        code, _, err = run(command, os.fsdecode(b"pi\xe9tinement"))
+        assert code == 2 and "is not valid UTF-8" in err and err.count("\n") == 1, command
 
 
 # --- a hostile server for fetch-cr ------------------------------------------------------------

@@ -6,7 +6,13 @@ import click
 
 from corpus.model.documents import DOCUMENTS
 from search import payloads
-from search.commands.options import EDITION, json_option, lang_option, problems_as_errors
+from search.commands.options import (
+    EDITION,
+    json_option,
+    lang_option,
+    problems_as_errors,
+    utf8_words,
+)
 from search.render import colour_diff
 from search.safe_text import echo, echo_json
 from search.session import library_records
@@ -32,7 +38,7 @@ from search.session import library_records
     show_default=True,
     help="Which document's editions: cr, mtr, ipg or jar.",
 )
-@click.argument("words", nargs=-1, metavar="[RULE]")
+@click.argument("words", nargs=-1, metavar="[RULE]", callback=utf8_words)
 @json_option
 def command(
     from_: str,

@@ -9,14 +9,14 @@ import click
 from corpus.align.identity import gone_place
 from corpus.model.documents import is_judge_key
 from search import payloads
-from search.commands.options import EDITION, json_option, problems_as_errors
+from search.commands.options import EDITION, json_option, problems_as_errors, utf8_words
 from search.render import colour_diff
 from search.safe_text import counted, echo, echo_json
 from search.session import library_records
 
 
 @click.command("history")
-@click.argument("words", nargs=-1, required=True, metavar="RULE")
+@click.argument("words", nargs=-1, required=True, metavar="RULE", callback=utf8_words)
 @click.option(
     "--edition",
     type=EDITION,

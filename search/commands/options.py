@@ -23,6 +23,22 @@ from search.results import Filters
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def utf8_words(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """An argument of words (a rule, a term) as the shell gave it: bytes that are not UTF-8 are
+    a usage error, as for a search (`show` failed with a traceback)."""
+    for word in value:
+        try:
+            word.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "replace")[:40]
+            raise click.BadParameter(
+                f"{shown!r} is not valid UTF-8; type it again or set a UTF-8 locale"
+            ) from None
+    return value
+
+
 def json_option(func: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")(func)
 

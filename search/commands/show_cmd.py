@@ -11,6 +11,7 @@ from search.commands.options import (
     problems_as_errors,
     result_options,
     show_results,
+    utf8_words,
 )
 from search.results import Result
 from search.safe_text import echo, echo_json
@@ -18,7 +19,7 @@ from search.session import open_engine
 
 
 @click.command("show")
-@click.argument("words", nargs=-1, required=True, metavar="RULE")
+@click.argument("words", nargs=-1, required=True, metavar="RULE", callback=utf8_words)
 @result_options
 @json_option
 def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:

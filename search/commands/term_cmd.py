@@ -7,13 +7,13 @@ from typing import Any
 import click
 
 from search import payloads
-from search.commands.options import json_option, problems_as_errors
+from search.commands.options import json_option, problems_as_errors, utf8_words
 from search.safe_text import echo, echo_json
 from search.session import open_engine
 
 
 @click.command("term")
-@click.argument("words", nargs=-1, required=True)
+@click.argument("words", nargs=-1, required=True, callback=utf8_words)
 @json_option
 def command(words: tuple[str, ...], as_json: bool) -> None:
     """Look a term up in the term base, in any language: 'leggendario', 'légendaire', 'land
