@@ -148,7 +148,7 @@ def test_remove_json_reports_each_document(tmp_path: Path, home: Path):
     rules.write_text("205.1. Regola di prova.\n205.2. Un'altra regola di prova.\n", "utf-8")
     assert run("add", str(rules))[0] == 0
     code, out, err = run("remove", "regole.txt", "manca.txt", "--json")
-    assert code == 1 and err == ""
+    assert code == 1 and err.startswith("error: no document 'manca.txt' in the library")
     report = json.loads(out)
     assert report["exit_code"] == 1
     assert report["documents"][0] == {"document": "regole.txt", "removed": "regole.txt"}
@@ -157,8 +157,8 @@ def test_remove_json_reports_each_document(tmp_path: Path, home: Path):
 
 def test_add_json_reports_each_file(tmp_path: Path, home: Path):
     """`add --json`: one entry per file, what was added (language, edition, layout, records,
-    lines dropped), what the library had already, what was refused and why; exit 1 when one
-    was refused, the others still added."""
+    lines dropped), what the library had already, what was refused and why; exit 1 (and
+    `exit_code`) when one was refused, the others still added."""
     page = tmp_path / "regola-205-2.txt"
     page.write_text(
         "Regola 205.2 · Tipi di carta\n\nI tipi di carta sono artefatto, creatura e terra.\n",
@@ -167,7 +167,8 @@ def test_add_json_reports_each_file(tmp_path: Path, home: Path):
     binary = tmp_path / "immagine.png"
     binary.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     code, out, err = run("add", "--json", str(SEEDS / IT), str(page), str(binary))
-    assert (code, err) == (1, "")
+    assert code == 1 and err.startswith("error: immagine.png: binary data")  # as without --json
+    assert json.loads(out)["exit_code"] == 1
     known, added, refused = json.loads(out)["files"]
     assert known == {"file": IT, "status": "already in the library"}
     assert added["status"] == "added" and added["lang"] == "it"

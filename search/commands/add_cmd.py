@@ -35,13 +35,12 @@ def command(files: tuple[Path, ...], as_json: bool) -> None:
         try:
             report.append(keep(read_file(path), path.name, known, held, quiet=as_json))
         except IngestError as error:
+            echo(f"error: {error}", err=True)  # with --json too, as every command's error
             if as_json:
                 report.append({"file": path.name, "status": "refused", "error": str(error)})
-            else:
-                echo(f"error: {error}", err=True)
             failed += 1
     if as_json:
-        echo_json({"files": report})
+        echo_json({"files": report, **({"exit_code": 1} if failed else {})})
     if failed:
         raise SystemExit(1)
 

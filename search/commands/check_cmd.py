@@ -31,8 +31,8 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
     with open_engine(searching=False) as engine:  # the term base the build used
         payload = payloads.check(records, langs, engine.termbase)
     problems = payload["problems"]
-    if as_json:
-        echo_json(payload)
+    if as_json:  # problems found: exit 1, said as every command's --json says it
+        echo_json({**payload, "exit_code": 1} if problems else payload)
     else:
         # The counts per kind first, most severe first; then the findings in that order.
         counts = ", ".join(f"{n} {kind}" for kind, n in payload["counts"].items())

@@ -37,8 +37,7 @@ def command(documents: tuple[str, ...], as_json: bool) -> None:
             if not as_json:
                 echo(f"{path.name}: removed; the index follows at the next command")
             continue
-        if not as_json:
-            echo(f"error: {report[-1]['error']}", err=True)
+        echo(f"error: {report[-1]['error']}", err=True)  # with --json too
     failed = any("error" in line for line in report)
     if as_json:  # as add --json: one object, each document's outcome, the exit code
         echo_json({"documents": report, **({"exit_code": 1} if failed else {})})

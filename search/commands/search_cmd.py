@@ -63,12 +63,14 @@ def command(
         echo(f"note: {payload['edition_note']}", err=True)  # a date between editions
     if payload.get("note") and results and not as_json:
         echo(f"note: {payload['note']}", err=True)  # --edition's number is another today
+    if not results:  # on stderr as every command's error, with --json too
+        echo(f"error: {payload['error']}", err=True)
     if as_json:
-        # With its "error" when nothing matched, as stderr says it, and the exit code, as every
-        # command's --json says a failure.
+        # With its "error" when nothing matched and the exit code, as every command's --json
+        # says a failure.
         echo_json(payload if results else {**payload, "exit_code": 1})
     elif not results:
-        echo(f"error: {payload['error']}", err=True)  # as every command's error
+        pass
     elif brief:
         render.echo_brief(results, show)
     else:

@@ -22,12 +22,12 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
         payload = payloads.term(engine, " ".join(words))
     phrase = payload["query"]
     missing = f"{phrase!r} is not in the term base; try `mtgrules search {phrase}`"
+    if not payload["concepts"]:  # on stderr as every command's error, with --json too
+        echo(f"error: {missing}", err=True)
     if as_json:
         # As every command's --json says a failure: its message beside what was looked up.
         echo_json(payload if payload["concepts"] else {"error": missing, "exit_code": 1, **payload})
-    elif not payload["concepts"]:
-        echo(missing, err=True)
-    else:
+    elif payload["concepts"]:
         for concept in payload["concepts"]:
             echo(f"{concept['english']}{_obsolete_note(concept)}")
             for term in concept["terms"]:
