@@ -118,7 +118,7 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
 ):
     """While the vectors are not written, search answers lexically and says so in one line on
     stderr; an embedder started meanwhile leaves at once when another holds the lock; once the
-    vectors are there the line is gone."""
+    vectors are there the line is gone (and `--json`'s "preparing_meaning")."""
     monkeypatch.setenv("MTGRULES_MEANING", "background")
     with vectors.embedding_lock(home, wait=True):  # "another embedder" is at work
         folder = seeded(home)
@@ -130,6 +130,8 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
         assert result.exit_code == 0
         assert "205.4d" in result.stdout
         assert result.stderr.splitlines() == [PREPARING]
+        scripted = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+        assert json.loads(scripted.stdout)["preparing_meaning"] is True  # a script is told too
         assert open_meaning(folder, home) is None and preparing(folder)
         lookup = CliRunner().invoke(cli, catch_exceptions=False, args=["search", "205.4d"])
         assert lookup.stderr == ""  # a rule number needs no meaning
@@ -139,6 +141,8 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
         cli, catch_exceptions=False, args=["search", "regola delle leggende"]
     )
     assert result.exit_code == 0 and result.stderr == ""
+    scripted = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
+    assert "preparing_meaning" not in json.loads(scripted.stdout)
     monkeypatch.setenv("MTGRULES_MEANING", "off")
     assert not preparing(paths.index_root(home) / "elsewhere")
 

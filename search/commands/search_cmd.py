@@ -51,6 +51,8 @@ def command(
         # A served search had the vectors: nothing is being prepared.
         if not number and not answered and meaning.preparing(engine.folder, home()):
             echo(meaning.PREPARING, err=True)  # the vectors come after the lexical index
+            # A script comparing answers is told too: these will change once they are ready.
+            payload = {**payload, "preparing_meaning": True}
     if "missing" in payload and not as_json:
         missing = ", ".join(payload["missing"])
         nowhere = f" (found nowhere: {missing})" if missing else " (each is in some rule)"
