@@ -712,7 +712,7 @@ def test_extra_cards_seen_or_drawn_as_judges_say_it(
     # de más" read as "robar cartas" put IPG 2.3 first for every question about drawing.
     for drawing in ("robar cartas", "pescare carte", "guardare carte", "ver cartas"):
         said = refused(judge_home, monkeypatch, "term", drawing)
-        assert said.startswith(f"'{drawing}' is not in the term base"), said
+        assert said.startswith(f"error: '{drawing}' is not in the term base"), said
     assert run(judge_home, monkeypatch, "term", "robar cartas extra").startswith(
         "hidden card error\n"
     )
