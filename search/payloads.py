@@ -44,7 +44,7 @@ def search(
     engine: Engine, text: str, filters: Filters, limit: int, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result], set[str]]:
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
-    shown_within(filters, show)
+    filters_agree(filters, show)
     asked = None
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
@@ -121,10 +121,10 @@ def search(
     return payload, results, set(outcome.matched)
 
 
-def shown_within(filters: Filters, show: Sequence[str]) -> None:
-    """--show may only pick among the languages --lang keeps: `--lang it --show en` said "no
-    English text for 205.4d", which there is. (And --edition is one edition, --all-editions
-    every one: not both.)"""
+def filters_agree(filters: Filters, show: Sequence[str]) -> None:
+    """A usage error (400) for options that ask two things at once: --edition (one edition)
+    beside --all-editions (every one), and --show a language --lang leaves out (`--lang it
+    --show en` said "no English text for 205.4d", which there is)."""
     if filters.edition and filters.all_editions:
         raise Problem(
             "--edition reads one edition, --all-editions every one: give one of them", 400
@@ -143,7 +143,8 @@ def _why_nothing(payload: dict[str, Any]) -> str:
     query in another alphabet ("κανόνας του θρύλου"), the languages the library reads."""
     if payload.get("note"):
         return f"; {payload['note']}"
-    if not any("a" <= c <= "z" for c in unicodedata.normalize("NFKD", payload["query"].lower())):
+    letters = [c for c in unicodedata.normalize("NFKD", payload["query"].lower()) if c.isalpha()]
+    if letters and not any("a" <= c <= "z" for c in letters):
         from corpus.model.languages import LANGUAGES, language_name
 
         names = [language_name(code) for code in LANGUAGES]
@@ -213,7 +214,7 @@ def show(
     engine: Engine, rule: str, filters: Filters, show: Sequence[str] = ()
 ) -> tuple[dict[str, Any], list[Result]]:
     """{"query", "results", "refers_to", "referred_by"} of one rule."""
-    shown_within(filters, show)
+    filters_agree(filters, show)
     if not rule.strip():  # else every rule would match an empty number (`/rule/`, `show ""`)
         raise Problem(
             "no rule given; give a number, a title or a glossary entry, e.g. 704.5j, "
