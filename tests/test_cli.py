@@ -418,6 +418,8 @@ def test_a_term_not_in_the_term_base_is_an_error_in_json_too():
         "concepts": [],
         "hidden": 0,
     }
+    code, _, err = run("term", "zzzz qqqq")  # the hint's command is one to copy: quoted
+    assert code == 1 and err.endswith("try `mtgrules search 'zzzz qqqq'`\n")
 
 
 def test_term_base_expands_queries_across_languages():

@@ -21,7 +21,9 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
     with open_engine() as engine, problems_as_errors():
         payload = payloads.term(engine, " ".join(words))
     phrase = payload["query"]
-    missing = f"{phrase!r} is not in the term base; try `mtgrules search {phrase}`"
+    from shlex import quote  # "robar cartas" must be quoted to be one query
+
+    missing = f"{phrase!r} is not in the term base; try `mtgrules search {quote(phrase)}`"
     if not payload["concepts"]:  # on stderr as every command's error, with --json too
         echo(f"error: {missing}", err=True)
     if as_json:
