@@ -178,6 +178,16 @@ def test_every_answer_carries_the_security_headers(
     }
 
 
+def test_the_filters_form_keeps_what_it_has_no_box_for(client: TestClient):
+    """`show=` and `limit=` (asked in the address, no box in the form) are kept through "Apply
+    filters" and said in its summary: the form dropped them."""
+    page = client.get("/", params={"q": "leggendario", "show": "it", "limit": "3"}).text
+    form = page[page.index('<details class="filters"') :]
+    assert "<summary>Filters: show=it, limit=3</summary>" in form
+    assert '<input type="hidden" name="show" value="it">' in form
+    assert '<input type="hidden" name="limit" value="3">' in form
+
+
 def test_the_sources_page_lists_every_document(client: TestClient):
     """/sources (the 500 of issue 27) lists each seed document with its records."""
     from conftest import ES, FR, IT

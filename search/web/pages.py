@@ -138,7 +138,12 @@ def _search_context(request: Request) -> dict[str, Any]:
         "langs": query.getlist("lang"),
         "kinds": [k for raw in query.getlist("kind") for k in raw.split(",") if k],
         "docs": [d for raw in query.getlist("doc") for d in raw.split(",") if d],
+        # What the filters' form has no box for, kept through "Apply filters" as it was asked.
+        "kept": [(name, v) for name in KEPT_PARAMETERS for v in query.getlist(name) if v],
     }
+
+
+KEPT_PARAMETERS = ("show", "edition", "all_editions", "limit")
 
 
 async def home_page(request: Request) -> Response:
