@@ -382,6 +382,10 @@ def test_a_messages_command_line_fix_is_said_in_the_pages_words():
         "MTR 3.1 does: search with no document ticked"
     )
     assert str(for_web("add it: `mtgrules add FILE`")) == "add it: <code>mtgrules add FILE</code>"
+    # A date still to choose is the page's picker, not "from=DATE" (a 400); the part is kept.
+    assert str(for_web("`mtgrules diff --doc mtr --from DATE --to DATE 'MTR 3.13'`")) == (
+        '<a href="/diff?doc=mtr&amp;rule=MTR+3.13">the diff page</a>'
+    )
 
 
 def test_the_api_says_nothing_found_as_the_command_line_does(client: TestClient):

@@ -66,7 +66,17 @@ def _command(command: str) -> Markup:
         # The stale page of the language asked (several: the first; the page picks others).
         url = href("stale", lang=(options.get("--lang") or "").split(",")[0] or None)
     elif name == "diff":
-        url = href("diff", doc=options.get("--doc"), from_=options.get("--from"))
+        # "--from DATE" is a placeholder for a date to choose: the page's pickers choose it.
+        dates = {
+            key: options[key] for key in ("--from", "--to") if options.get(key, "DATE") != "DATE"
+        }
+        url = href(
+            "diff",
+            doc=options.get("--doc"),
+            from_=dates.get("--from"),
+            to=dates.get("--to"),
+            rule=rest[0] if rest else None,
+        )
     if url is None:
         return Markup("<code>mtgrules {}</code>").format(command)
     label = {
