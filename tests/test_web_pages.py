@@ -307,6 +307,15 @@ def test_a_renumbered_rule_is_a_move_for_its_translation(event: TestClient):
 
 
 @pytest.mark.shared_data
+def test_a_history_links_an_old_number_to_its_editions_rule(event: TestClient):
+    """/history/310.9: its number before the move, 310.8, links to the rule an older edition
+    printed so, not to today's 310.8, another rule; today's number links as it is."""
+    page = event.get("/history/310.9").text
+    assert re.search(r'<a href="/rule/310\.8\?edition=20\d\d-\d\d-\d\d">310\.8</a> → ', page)
+    assert '<a href="/rule/310.9">310.9</a>' in page
+
+
+@pytest.mark.shared_data
 def test_the_diff_page_reads_as_a_translator_needs(event: TestClient):
     """/diff compares the two newest English editions by default, marks words with <ins> and
     <del> (never the terminal's markup), shows 310.8 -> 310.9 as a move, links rules."""

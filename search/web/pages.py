@@ -466,8 +466,12 @@ async def history_page(request: Request) -> Response:
         return error_page(problem.status, f"history {rule} — mtgrules", str(problem))
     doc = doc_of_key(payload["rule"])  # a judge document's part: its own editions
     editions = "English" if doc == "cr" else doc.upper()
+    # A number an older edition printed links to that edition's rule (724.1 of 2025-07-25 is
+    # 725.1 now; /rule/724.1 is another rule); a judge part's numbers are not renumbered.
+    newest = (await library.with_engine(_english_editions) or [None])[-1] if doc == "cr" else None
     return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
-                known=known, editions=editions, changed=changed)  # fmt: skip
+                known=known, editions=editions, changed=changed,
+                newest=newest, dated=doc == "cr")  # fmt: skip
 
 
 async def stale_page(request: Request) -> Response:
