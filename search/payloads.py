@@ -127,7 +127,7 @@ def filters_agree(filters: Filters, show: Sequence[str]) -> None:
     --show en` said "no English text for 205.4d", which there is)."""
     if filters.edition and filters.all_editions:
         raise Problem(
-            "--edition reads one edition, --all-editions every one: give one of them", 400
+            "one edition (--edition) or every one (--all-editions): give one of them", 400
         )
     outside = [lang for lang in show if filters.langs and lang not in filters.langs]
     if outside:

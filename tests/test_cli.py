@@ -376,7 +376,7 @@ def test_an_empty_document_or_kind_and_two_edition_options_are_refused():
             code, _, err = run("search", "tipo", option, given)
             assert code == 2 and f"give one or more of {valid}" in err, (option, given)
     code, _, err = run("search", "tipo", "--all-editions", "--edition", "latest")
-    assert code == 2 and "--edition reads one edition, --all-editions every one" in err
+    assert code == 2 and "one edition (--edition) or every one (--all-editions)" in err
 
 
 def test_lang_filter_restricts_records():

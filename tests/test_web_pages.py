@@ -391,6 +391,13 @@ def test_a_messages_command_line_fix_is_said_in_the_pages_words():
         "MTR 3.1 does: search with no document ticked"
     )
     assert str(for_web("add it: `mtgrules add FILE`")) == "add it: <code>mtgrules add FILE</code>"
+    # Options a page sets in its address or its boxes, said so (it read "--show es asks for what
+    # Italiano ticked leaves out; add es to --lang").
+    assert str(for_web("--show es asks for what --lang it,fr leaves out; add es to --lang, or "
+                       "leave --show out")) == (
+        "show=es asks for what Italiano and Français ticked leaves out; tick Español, or take "
+        "show= out of the address"
+    )  # fmt: skip
     # A date still to choose is the page's picker, not "from=DATE" (a 400); the part is kept.
     assert str(for_web("`mtgrules diff --doc mtr --from DATE --to DATE 'MTR 3.13'`")) == (
         '<a href="/diff?doc=mtr&amp;rule=MTR+3.13">the diff page</a>'
