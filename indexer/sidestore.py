@@ -234,6 +234,11 @@ class Reader:
         )
         return [key for (key,) in rows]
 
+    def translated_numbering(self, number: str) -> list[StoredRecord]:
+        """The translations' versions that print this number under another key (the Spanish
+        CR's 310.8 is 310.9 today)."""
+        return self._records("number = ? AND lang <> 'en' AND key <> ?", (number, number))
+
     def editions_numbering(self, number: str) -> list[str]:
         """The English editions that print this number, oldest first (`show 729.2j`: only
         2025-11-14 and before, today's numbering has none)."""

@@ -330,7 +330,7 @@ def _numbered(
     looked up under its rule's current key (725.1 of 2025-11-14 is 726.1), or under a gone
     key when the newest edition no longer has the rule."""
     if not filters.edition:
-        return engine.lookup(number, filters), None
+        return engine.lookup(number, filters), renumbering.printed_elsewhere(engine, number)
     asked = renumbering.as_of(engine, number, filters.edition)
     if asked.unprinted is not None:
         raise Problem(asked.unprinted, 404)

@@ -55,6 +55,27 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
     return AsOf(NumberQuery(now, number.alone), key, f"{number.number} of {edition} is {key} now")
 
 
+def printed_elsewhere(engine: Engine, number: NumberQuery) -> AsOf | None:
+    """A number looked up as today's (no --edition) that a translation prints for another
+    rule: one line saying where that rule is now, for the translator who typed their
+    document's number (`search 310.8`: today's 310.8, while the Spanish 310.8 is 310.9)."""
+    from corpus.model.languages import language_name
+
+    elsewhere = {
+        (record.lang, record.key, record.follows or record.edition or "")
+        for record in engine.versions.translated_numbering(number.number)
+    }
+    if not elsewhere:
+        return None
+    lang, key, follows = sorted(elsewhere, key=lambda found: sort_key(found[1]))[0]
+    after = f" (following English {follows})" if follows else ""
+    return AsOf(
+        number,
+        None,
+        f"the {language_name(lang)} text{after} numbers {number.number} what is {key} now",
+    )
+
+
 def _not_numbered(engine: Engine, number: NumberQuery, edition: str) -> str:
     """Why an English edition that has no rule of that number shows none: shown another rule
     instead, a judge would read today's 733.1 as what 2025-11-14 printed there."""

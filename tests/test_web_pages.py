@@ -307,6 +307,16 @@ def test_a_renumbered_rule_is_a_move_for_its_translation(event: TestClient):
 
 
 @pytest.mark.shared_data
+def test_a_number_a_translation_prints_for_another_rule_says_where_it_is(event: TestClient):
+    """`310.8` is today's 310.8, and a translator who typed their Spanish document's 310.8 is
+    told that rule is 310.9 now (the page said nothing)."""
+    note = event.get("/api/search", params={"q": "310.8"}).json()["note"]
+    assert note == "the Spanish text (following English 2025-11-14) numbers 310.8 what is 310.9 now"
+    page = re.sub(r"<[^>]+>", "", event.get("/", params={"q": "310.8"}).text)
+    assert f"The {note[4:]}." in " ".join(page.split())  # as a sentence
+
+
+@pytest.mark.shared_data
 def test_a_history_links_an_old_number_to_its_editions_rule(event: TestClient):
     """/history/310.9: its number before the move, 310.8, links to the rule an older edition
     printed so, not to today's 310.8, another rule; today's number links as it is."""
