@@ -1016,15 +1016,19 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
 
 
 def newest_translations(translated: Sequence[Record], editions: list[str]) -> list[Record]:
-    """Each language's rule from the document that follows the newest English among those
-    that carry it: a catalogue brought back from Crowdin beside its original is the
-    translator's work now, and `stale` listed every rule twice, once per catalogue."""
+    """Each language's rule from the document translated from the newest English among those
+    that carry it (as `stale` dates them: corpus.align.editions.translated_from): a catalogue
+    brought back from Crowdin beside its original is the translator's work now, and `stale`
+    listed every rule twice, once per catalogue."""
+    from corpus.align.editions import translated_documents, translated_from
+
+    documents = translated_documents(translated)
+    start = {source: translated_from(editions, own)[0] or "" for source, own in documents.items()}
     newest: dict[tuple[str, str], str] = {}
     for record in translated:
-        follows = followed(editions, record) or ""
         at = (record.lang, record.key)
-        newest[at] = max(newest.get(at, ""), follows)
-    return [r for r in translated if (followed(editions, r) or "") == newest[r.lang, r.key]]
+        newest[at] = max(newest.get(at, ""), start.get(record.source, ""))
+    return [r for r in translated if start.get(r.source, "") == newest[r.lang, r.key]]
 
 
 def stale_status(item: Mapping[str, Any]) -> str:

@@ -594,6 +594,15 @@ def _against(record: Record, english: Record) -> Change | None:
     return Change("changed", before, english, similarity(record.original, english.text), diff)
 
 
+def translated_documents(translated: Iterable[Record]) -> dict[str, list[Record]]:
+    """Each translated document's numbered rules, by source: what `translated_from` reads."""
+    by_source: dict[str, list[Record]] = {}
+    for record in translated:
+        if record.kind == "rule" and record.number and record.align.method != "own":
+            by_source.setdefault(record.source, []).append(record)
+    return by_source
+
+
 def translated_from(editions: Sequence[str], records: Sequence[Record]) -> tuple[str | None, bool]:
     """The English edition one translated document was made from (of the loaded `editions`,
     sorted), and whether the document is an old copy aligned by its content: numbered unlike
@@ -626,11 +635,7 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
     editions = sorted(english)
     newest = editions[-1]
     found: list[Stale] = []
-    by_source: dict[str, list[Record]] = {}
-    for record in translated:
-        if record.kind == "rule" and record.number and record.align.method != "own":
-            by_source.setdefault(record.source, []).append(record)
-    for _, records in sorted(by_source.items()):
+    for _, records in sorted(translated_documents(translated).items()):
         start, by_content = translated_from(editions, records)
         if start is None or (start == newest and not any(r.original for r in records)):
             continue

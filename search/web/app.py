@@ -38,7 +38,7 @@ from search import payloads
 from search.engine import Engine
 from search.results import Filters
 from search.web.advice import for_api
-from search.web.changes import staleness
+from search.web.changes import compared_from, staleness
 from search.web.overview import Overview, overview
 
 HERE = Path(__file__).parent
@@ -206,6 +206,9 @@ class Library:
 
     def staleness(self) -> dict[tuple[str, str], dict[str, Any]]:
         return self.derived("staleness", staleness)
+
+    def compared_from(self) -> dict[str, str]:
+        return self.derived("compared_from", compared_from)
 
 
 def _known(engine: Any, numbers: Any) -> set[str]:

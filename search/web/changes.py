@@ -41,6 +41,21 @@ def as_html(diff: str) -> Markup:
     return Markup("").join(pieces)
 
 
+def compared_from(records: Sequence[Record]) -> dict[str, str]:
+    """Each translated document's English edition as `stale` compares it from (an undated copy
+    aligned by content: the oldest loaded), so that every page says the same of it."""
+    from corpus.align.editions import by_edition, translated_documents, translated_from
+    from corpus.model.documents import doc_of_key
+
+    rules = [r for r in records if doc_of_key(r.key) == "cr"]
+    editions = sorted(by_edition(rules, "en"))
+    if not editions:
+        return {}
+    documents = translated_documents(r for r in rules if r.lang != "en")
+    found = {source: translated_from(editions, own)[0] for source, own in documents.items()}
+    return {source: edition for source, edition in found.items() if edition}
+
+
 def staleness(records: Sequence[Record]) -> dict[tuple[str, str], dict[str, Any]]:
     """(source, key) of every translated rule whose English changed since the edition its
     document follows -> payloads.stale's entry (english_from, english_to, status,

@@ -236,14 +236,9 @@ def _status_of_translations(
     if not editions:
         return {}
     stale = library.staleness()
-    # An undated document follows no edition of its own: what `stale` compares it from, the
-    # same on every page (205.4d's page said "the newest", 205.4a's, with a stale subrule, an
-    # edition of 2020).
-    compared_from = {
-        source: entry["english_from"]
-        for (source, _), entry in stale.items()
-        if not _from_msgid(entry)
-    }
+    # What `stale` compares each document from, the same on every page (an undated copy's
+    # 205.4d page said "the newest", its 205.4a page, with a stale subrule, an edition of 2020).
+    compared_from = library.compared_from()
     lines: dict[str, list[dict[str, Any]]] = {}
     for result in results:
         seen: set[str] = set()
@@ -252,9 +247,7 @@ def _status_of_translations(
                 continue
             seen.add(record.source)
             entry = stale.get((record.source, record.key))
-            follows = followed(editions, record)
-            if not record.follows and not record.edition:
-                follows = compared_from.get(record.source, follows)
+            follows = compared_from.get(record.source) or followed(editions, record)
             from_msgid = entry is not None and _from_msgid(entry)
             lines.setdefault(result.key, []).append(
                 {
