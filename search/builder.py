@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from corpus.model.numbers import RuleNumber
 from indexer.analyzers import analyzer
 from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
 from search.parse import Query, bare, content_tokens, is_stop_word
@@ -307,9 +308,7 @@ RULE_NUMBER_BOOST = 20.0  # a rule named by its number among words comes before 
 def _with_rule_keys(node: Any) -> Any:
     """A rule number among a query's words is that rule too, not only the texts that cite it
     (`205.4d OR trample` left 205.4d out)."""
-    from whoosh.query import Or, Term
-
-    from corpus.model.numbers import RuleNumber
+    from whoosh.query import Or, Term  # loaded already: the query was just parsed
 
     if (
         isinstance(node, Term)

@@ -150,11 +150,17 @@ def without_asking_words(query: Query) -> Query:
     """A tournament's question as the judge documents are searched for it: without the words
     that only ask a judge ("pénalité", "REL compétitif"), which every part of those documents
     has (their introductions first); unchanged when nothing else is left."""
-    words = tuple(w for w in query.words if plain_word(w) not in ASKING_WORDS)
+    words = tuple(w for w in query.words if not asks(w))
     if len(words) < 2 or len(words) == len(query.words):
         return query
-    kept = [t for t in TOKEN.findall(query.text) if plain_word(t) not in ASKING_WORDS]
+    kept = [t for t in TOKEN.findall(query.text) if not asks(t)]
     return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)
+
+
+def asks(word: str) -> bool:
+    """Whether a word only asks a judge ("pénalité", "REL", "compétitif"): it chooses the judge
+    documents and their level, and is no part of what they are asked."""
+    return plain_word(word) in ASKING_WORDS
 
 
 def names_a_variant(text: str) -> bool:

@@ -5,7 +5,6 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: 
 from __future__ import annotations
 
 import dataclasses
-import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
@@ -24,7 +23,7 @@ from corpus.model.documents import (
     whole_document,
     written_key,
 )
-from corpus.model.languages import SHOWN_ORDER, language_name
+from corpus.model.languages import LANGUAGES, SHOWN_ORDER, language_name
 from corpus.model.numbers import RuleNumber, sort_key
 from corpus.model.records import StoredRecord
 from search import renumbering
@@ -143,12 +142,11 @@ def _why_nothing(payload: dict[str, Any]) -> str:
     query in another alphabet ("κανόνας του θρύλου"), the languages the library reads."""
     if payload.get("note"):
         return f"; {payload['note']}"
+    import unicodedata  # a search that found nothing only
+
     letters = [c for c in unicodedata.normalize("NFKD", payload["query"].lower()) if c.isalpha()]
     if letters and not any("a" <= c <= "z" for c in letters):
-        from corpus.model.languages import LANGUAGES, language_name
-
-        names = [language_name(code) for code in LANGUAGES]
-        return f"; ask in {listed(names, ' or ')}, the languages of the rules here"
+        return f"; ask in {named(list(LANGUAGES), ' or ')}, the languages of the rules here"
     return did_you_mean(payload)
 
 

@@ -82,15 +82,21 @@ _FILTER_AS_WORD = r"(?<!\S)(kind|lang|doc|edition):(\S+)"
 _NUMBER_ASKED = r"(?:rules?|regola|regole|r[èe]gles?|reglas?|cr)\s+\d[\w.,]*\*?"
 
 
-def validate(text: str) -> str:
-    shown = text if len(text) <= 40 else text[:37] + "..."
+def not_utf8(text: str) -> str | None:
+    """Why words the shell passed are not UTF-8 (their bytes of another encoding), else None:
+    every command that takes words says it so."""
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError:  # bytes the shell passed that are not UTF-8
+    except UnicodeEncodeError:
         shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")[:40]
-        raise QueryError(
-            f"query {shown!r} is not valid UTF-8; type it again or set a UTF-8 locale"
-        ) from None
+        return f"{shown!r} is not valid UTF-8; type it again or set a UTF-8 locale"
+    return None
+
+
+def validate(text: str) -> str:
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    if (undecoded := not_utf8(text)) is not None:
+        raise QueryError(f"query {undecoded}")
     stripped = text.strip()
     if not stripped:
         raise QueryError('empty query; give one or more words, a "phrase" or a rule number')

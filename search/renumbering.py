@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from corpus.model.languages import language_name
 from corpus.model.numbers import RuleNumber, cited_numbers, sort_key
 from corpus.model.records import StoredRecord
 from search.query import NumberQuery
@@ -59,8 +60,6 @@ def printed_elsewhere(engine: Engine, number: NumberQuery) -> AsOf | None:
     """A number looked up as today's (no --edition) that a translation prints for another
     rule: one line saying where that rule is now, for the translator who typed their
     document's number (`search 310.8`: today's 310.8, while the Spanish 310.8 is 310.9)."""
-    from corpus.model.languages import language_name
-
     elsewhere = {
         (record.lang, record.key, record.follows or record.edition or "")
         for record in engine.versions.translated_numbering(number.number)

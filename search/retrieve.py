@@ -12,7 +12,7 @@ from typing import Any
 
 from corpus.model.mechanics import result_key
 from search import builder
-from search.parse import ASKING_WORDS, Query, plain_word
+from search.parse import Query, asks
 from search.query import QueryError, Translations
 
 # The least cosine similarity a text needs to be a candidate by meaning. Alone (Whoosh found
@@ -171,7 +171,7 @@ def not_found(reader: Any, query: Query, translations: Translations) -> tuple[st
         for w in query.words
         if w not in in_terms
         # "compétitif", "penalità": understood (they choose the judge documents), not missing
-        and plain_word(w) not in ASKING_WORDS
+        and not asks(w)
         and not finds(reader, w, translations, query.languages, w in query.english)
     )
 

@@ -18,6 +18,7 @@ from corpus.model.languages import (
 )
 from corpus.model.records import KINDS
 from search import payloads, render
+from search.query import not_utf8
 from search.results import Filters
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,13 +30,8 @@ def utf8_words(
     """An argument of words (a rule, a term) as the shell gave it: bytes that are not UTF-8 are
     a usage error, as for a search (`show` failed with a traceback)."""
     for word in value:
-        try:
-            word.encode("utf-8")
-        except UnicodeEncodeError:
-            shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "replace")[:40]
-            raise click.BadParameter(
-                f"{shown!r} is not valid UTF-8; type it again or set a UTF-8 locale"
-            ) from None
+        if (undecoded := not_utf8(word)) is not None:
+            raise click.BadParameter(undecoded)
     return value
 
 

@@ -71,11 +71,9 @@ def command(
         # With its "error" when nothing matched and the exit code, as every command's --json
         # says a failure.
         echo_json(payload if results else {**payload, "exit_code": 1})
-    elif not results:
-        pass
-    elif brief:
+    elif results and brief:
         render.echo_brief(results, show)
-    else:
+    elif results:
         show_results(results, show, matched)
     if not results:
         raise SystemExit(1)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from shlex import quote
 from typing import Any
 
 import click
 
 from search import payloads
 from search.commands.options import json_option, problems_as_errors, utf8_words
-from search.safe_text import echo, echo_json
+from search.safe_text import counted, echo, echo_json
 from search.session import open_engine
 
 
@@ -20,30 +21,28 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
     type', 'Indizio'."""
     with open_engine() as engine, problems_as_errors():
         payload = payloads.term(engine, " ".join(words))
-    phrase = payload["query"]
-    from shlex import quote  # "robar cartas" must be quoted to be one query
-
-    missing = f"{phrase!r} is not in the term base; try `mtgrules search {quote(phrase)}`"
-    if not payload["concepts"]:  # on stderr as every command's error, with --json too
-        echo(f"error: {missing}", err=True)
-    if as_json:
-        # As every command's --json says a failure: its message beside what was looked up.
-        echo_json(payload if payload["concepts"] else {"error": missing, "exit_code": 1, **payload})
-    elif payload["concepts"]:
-        for concept in payload["concepts"]:
-            echo(f"{concept['english']}{_obsolete_note(concept)}")
-            for term in concept["terms"]:
-                echo(f"  {term['lang']}  {term['term']}{_period(term)}  — {term['source']}")
-            if concept["rules"]:
-                echo(f"  rules: {', '.join(concept['rules'])}")
-        if payload.get("hidden"):
-            from corpus.terms.termbase import SHOWN_CONFIDENCE
-            from search.safe_text import counted
-
-            hidden = counted(payload["hidden"], "learned pair")
-            echo(f"({hidden} below confidence {SHOWN_CONFIDENCE} hidden)")
     if not payload["concepts"]:
+        # The hint's command is one to copy: "robar cartas" quoted, to be one query.
+        phrase = payload["query"]
+        missing = f"{phrase!r} is not in the term base; try `mtgrules search {quote(phrase)}`"
+        echo(f"error: {missing}", err=True)  # with --json too, as every command's error
+        if as_json:  # its message beside what was looked up, as every --json says a failure
+            echo_json({"error": missing, "exit_code": 1, **payload})
         raise SystemExit(1)
+    if as_json:
+        echo_json(payload)
+        return
+    for concept in payload["concepts"]:
+        echo(f"{concept['english']}{_obsolete_note(concept)}")
+        for term in concept["terms"]:
+            echo(f"  {term['lang']}  {term['term']}{_period(term)}  — {term['source']}")
+        if concept["rules"]:
+            echo(f"  rules: {', '.join(concept['rules'])}")
+    if payload.get("hidden"):
+        from corpus.terms.termbase import SHOWN_CONFIDENCE
+
+        hidden = counted(payload["hidden"], "learned pair")
+        echo(f"({hidden} below confidence {SHOWN_CONFIDENCE} hidden)")
 
 
 def _obsolete_note(concept: dict[str, Any]) -> str:

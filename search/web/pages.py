@@ -464,7 +464,7 @@ async def history_page(request: Request) -> Response:
     newest = (await library.with_engine(_english_editions) or [None])[-1] if doc == "cr" else None
     return page("history.html", title=f"history of {rule} — mtgrules", payload=payload,
                 known=known, editions=editions, changed=changed,
-                newest=newest, dated=doc == "cr")  # fmt: skip
+                newest=newest)  # fmt: skip
 
 
 async def stale_page(request: Request) -> Response:
