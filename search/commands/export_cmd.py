@@ -49,10 +49,10 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
     """Print the library in a format other tools read, to standard output."""
     from search import exports
 
-    if output is not None:
-        output_folder(output)  # before the library is read (and perhaps indexed)
+    # Checked (and made) before the library is read, and perhaps indexed.
+    folder = output_folder(output) if output is not None else None
     if fmt == "po":
-        _po(langs, edition, output)
+        _po(langs, edition, folder)
         return
 
     if fmt == "jsonl":
@@ -78,14 +78,14 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
                         "`mtgrules sources`)",
                         err=True,
                     )
-        _out(data, fmt, output)
+        _out(data, fmt, folder)
         for failure in _failures():
             echo(f"error: {failure}", err=True)
         return
 
     if fmt == "tbx":
         with open_engine() as engine:
-            _out(exports.to_tbx(engine.termbase, langs), fmt, output)
+            _out(exports.to_tbx(engine.termbase, langs), fmt, folder)
         return
     every = library_records()
     edition = _resolved(edition)
@@ -98,16 +98,16 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
         langs = ("en", *langs)
     units = exports.units(every, langs, edition)
     text = exports.to_tmx(units) if fmt == "tmx" else exports.to_csv(units, langs)
-    _out(text, fmt, output)
+    _out(text, fmt, folder)
 
 
-def _out(content: str | bytes, fmt: str, output: str | None) -> None:
-    """An export to standard output, or to `output`/mtgrules.FORMAT (said on stderr)."""
-    if output is None:
+def _out(content: str | bytes, fmt: str, folder: Path | None) -> None:
+    """An export to standard output, or to `folder`/mtgrules.FORMAT (said on stderr)."""
+    if folder is None:
         write_utf8(content)
         return
 
-    path = output_folder(output) / f"mtgrules.{fmt}"
+    path = folder / f"mtgrules.{fmt}"
     data = content if isinstance(content, bytes) else content.encode("utf-8")
     path.write_bytes(data)
     echo(f"wrote {path}", err=True)
@@ -141,7 +141,7 @@ def output_folder(output: str) -> Path:
     return folder
 
 
-def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None:
+def _po(langs: tuple[str, ...], edition: str | None, folder: Path | None) -> None:
     """One catalogue per translated language, to standard output (one language) or a folder."""
 
     from search.po_export import catalogue
@@ -151,7 +151,7 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
         raise click.UsageError("--format po needs --lang with a translation's language (pt, es…)")
     if edition is not None:
         raise click.UsageError("--format po is always against the newest English: drop --edition")
-    if len(translated) > 1 and output is None:
+    if len(translated) > 1 and folder is None:
         raise click.UsageError(
             "a PO catalogue holds one language: give one with --lang, or --output DIR"
         )
@@ -168,10 +168,10 @@ def _po(langs: tuple[str, ...], edition: str | None, output: str | None) -> None
             raise click.ClickException(str(error)) from None
         if left_out:
             echo(f"note: {left_out_note(left_out, lang)}", err=True)
-        if output is None:
+        if folder is None:
             write_utf8(text)
             continue
-        path = output_folder(output) / f"mtgrules-{lang}.po"
+        path = folder / f"mtgrules-{lang}.po"
         path.write_text(text, encoding="utf-8")
         echo(f"wrote {path}", err=True)
 
