@@ -54,6 +54,35 @@ def searched(token: str, stop: Callable[[str], bool] = is_stop_word) -> str | No
 
 # A number as the rules write it in every language: "0", "7", "+1/+1", "-1/-1", "1/1".
 _NUMBER_WORD = re.compile(r"^[+-]?\d+(?:/[+-]?\d+)?$")
+# And as the English rules spell a count ("ten or more poison counters", 704.5c; "seven
+# cards", 103.5): a question types the digits ("10 segnalini veleno").
+SPELT_NUMBERS = dict(
+    enumerate(
+        (
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        )
+    )
+)
 
 
 def build(
@@ -97,6 +126,8 @@ def build(
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
+        if token.isdigit() and (spelt := SPELT_NUMBERS.get(int(token))):
+            alternatives += [_word(field, spelt, 1.0) for field in fields_for("en")]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
     if not groups:
@@ -150,7 +181,8 @@ def near_pairs(words: list[str]) -> Iterator[tuple[str, str]]:
 def _english_of(token: str, translations: Translations) -> list[str]:
     """A word's English one-word translations (a number is itself)."""
     if token.isdigit():
-        return [token]
+        spelt = SPELT_NUMBERS.get(int(token))
+        return [token, spelt] if spelt else [token]
     return [term for lang, term in word_translations(token, translations) if lang == "en"][:2]
 
 

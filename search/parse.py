@@ -52,6 +52,7 @@ ASKING_WORDS = frozenset().union(
 )
 # A multiplayer game's or a casual variant's words in every language ("Commander", "équipe").
 VARIANT_WORDS = frozenset().union(*(lang.variant_words for lang in LANGUAGES.values()))
+VARIANT_NAMES = tuple(phrase for lang in LANGUAGES.values() for phrase in lang.variant_phrases)
 
 
 class Lexicon(Protocol):
@@ -165,8 +166,11 @@ def asks(word: str) -> bool:
 
 def names_a_variant(text: str) -> bool:
     """Whether a query names a multiplayer game or a casual variant ("a Commander", "en
-    multijoueur", "mi compañero de equipo"): sections 800-999 may answer it."""
-    return not VARIANT_WORDS.isdisjoint(plain_words(text))
+    multijoueur", "mi compañero de equipo", "en chacun pour soi"): sections 800-999 may answer
+    it."""
+    words = plain_words(text)
+    spaced = f" {' '.join(words)} "
+    return not VARIANT_WORDS.isdisjoint(words) or any(f" {n} " in spaced for n in VARIANT_NAMES)
 
 
 def level_document(text: str) -> str | None:

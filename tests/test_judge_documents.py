@@ -584,6 +584,19 @@ def test_an_infraction_named_verb_first_is_its_section(
     assert run(judge_home, monkeypatch, "term", "déclenchement").startswith("trigger\n")
 
 
+def test_players_words_for_a_missed_trigger_and_the_legend_rule_are_terms(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Players' words beside the judges' (curated): "un déclencheur oublié" is a missed trigger
+    (IPG 2.1 first; IPG 1.2 and IPG 3 came before it, "found nowhere: déclencheur"), and "la
+    règle légendaire", "la regola leggendaria", "la regla legendaria" the legend rule."""
+    assert found(judge_home, monkeypatch, "quelle pénalité pour un déclencheur oublié")[0] == (
+        "IPG 2.1"
+    )
+    for said in ("règle légendaire", "regola leggendaria", "regla legendaria"):
+        assert run(judge_home, monkeypatch, "term", said).startswith("legend rule\n"), said
+
+
 def test_judges_other_words_for_infractions_and_shortcuts_are_terms(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

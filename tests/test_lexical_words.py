@@ -101,6 +101,17 @@ def test_lemmas_join_the_forms_of_a_word(lemmas: Lemmas):
     assert lemmas.lemmas("Piétinent", "fr") == lemmas.lemmas("pietinent", "fr") != ()
 
 
+def test_a_verb_with_its_pronoun_joined_on_is_its_verb(lemmas: Lemmas):
+    """An Italian or Spanish infinitive, gerund or imperative with a pronoun joined on, which
+    the dictionary lacks, is its verb ("rimetterlo": rimettere; "ponerla": poner)."""
+    assert lemmas.lemmas("rimetterlo", "it") == ("rimettere",)
+    assert lemmas.lemmas("sacrificarla", "it") == ("sacrificare",)
+    assert lemmas.lemmas("prendilo", "it") == ("prendere",)
+    assert lemmas.lemmas("ponerla", "es") == ("poner",)
+    assert lemmas.lemmas("devolverlo", "es") == ("devolver",)
+    assert lemmas.lemmas("stella", "it") == ("stella",)  # a word the dictionary has: itself
+
+
 def test_lemmas_exist_only_for_the_translated_languages(lemmas: Lemmas):
     """English keeps its stemmer: no lemmas for it, nor for a word no dictionary has."""
     assert lemmas.lemmas("draws", "en") == ()
@@ -342,7 +353,7 @@ def test_did_you_mean_offers_the_term_bases_words_too(seeds_engine: Engine):
     "piétinemnt" is offered "piétinement" (it was "pertinents"), as written, and each
     misspelt word of a query gets its best before any gets a second."""
     assert seeds_engine.suggestions("comment fonctionne le piétinemnt")[0] == "piétinement"
-    assert seeds_engine.suggestions("déclencheur oublé")[:2] == ["déclenche", "oublié"]
+    assert seeds_engine.suggestions("déclencheurr oublé")[:2] == ["déclencheur", "oublié"]
 
 
 def test_did_you_mean_leaves_a_word_the_dictionary_knows(seeds_lemmas: Engine):

@@ -37,6 +37,14 @@ def test_a_number_is_searched_in_english_too(seeds_engine: Engine):
     assert Term("text_en", "criatura") not in found
 
 
+def test_a_count_is_searched_as_the_english_rules_spell_it(seeds_engine: Engine):
+    """ "10 segnalini veleno": the English rules spell a count ("ten or more poison counters",
+    704.5c), so the digits are also the English word; a number past twenty is digits only."""
+    found = leaves(seeds_engine.query("10 segnalini veleno")[0])
+    assert Term("text_en", "ten") in found and Term("text_en", "10") in found
+    assert not {t for t in leaves(seeds_engine.query("21 danni")[0]) if t.text == "twenty-one"}
+
+
 def test_more_than_allowed_in_stop_words_is_the_word_extra(seeds_engine: Engine):
     """ "de más", "in più", "a mais" are stop words alone: a query reads each as "extra", so
     "robó una carta de más" keeps what sets it apart from "robó una carta"."""

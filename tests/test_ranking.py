@@ -415,6 +415,9 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("un joueur a regardé la carte du dessus de sa bibliothèque par erreur", True),
         ("un jugador miró la carta de arriba de su biblioteca sin querer", True),
         ("I accidentally saw the top card of my library", True),
+        ("my opponent forgot his trigger", True),
+        ("il mio avversario ha dimenticato di stappare le terre", True),
+        ("mi oponente olvidó robar su carta", True),
     ],
 )
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
@@ -425,7 +428,8 @@ def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_docume
     question is of a tournament; a game's question ("grimorio vuoto", "habilidad de maná", "life
     loss") is not, nor a draft of Conspiracy (CR 905): "draft" and "booster" are both the
     tournament's and the variant's words, a tournament's only when no other variant is named.
-    A mistake ("par erreur", "sin querer", "accidentally") is the IPG's or the JAR's to fix."""
+    A mistake ("par erreur", "sin querer", "accidentally", "forgot", "dimenticato", "olvidó")
+    is the IPG's or the JAR's to fix: the CR never says "forget"."""
     assert is_about_a_tournament(query) is tournament
 
 
@@ -498,11 +502,15 @@ def test_at_regular_rel_the_infraction_found_best_hands_its_score_to_its_jar_par
         ("en multijoueur, qui commence ?", True),
         ("in Two-Headed Giant how many poison counters", True),
         ("mi compañero de equipo puede bloquear por mí", True),
+        ("en multi chacun pour soi, je peux attaquer plusieurs adversaires ?", True),
+        ("in una partita tutti contro tutti chi inizia?", True),
+        ("chacun son tour", False),
     ],
 )
 def test_a_variant_is_named_in_any_language(query: str, variant: bool):
-    """ "Commander", "multijoueur", "Two-Headed Giant", "compañero de equipo" name a variant
-    or a multiplayer game; "0 vidas", "poison counters" do not."""
+    """ "Commander", "multijoueur", "Two-Headed Giant", "compañero de equipo", players' "multi"
+    and Free-for-All's names ("chacun pour soi", "tutti contro tutti") name a variant or a
+    multiplayer game; "0 vidas", "poison counters" do not."""
     assert names_a_variant(query) is variant
 
 

@@ -62,6 +62,11 @@ class Language:
     # Words that name a multiplayer game or a casual variant (sections 800-999: "Commander",
     # "multigiocatore", "équipe"): a query without one asks about a two-player game.
     variant_words: frozenset[str] = frozenset()
+    # And those named in several words ("chacun pour soi": Free-for-All, rule 806).
+    variant_phrases: tuple[str, ...] = ()
+    # The pronouns joined to an infinitive, gerund or imperative, longest first ("glielo"
+    # before "lo"): "rimetterlo" is "rimettere" + "lo", a form no dictionary lists.
+    enclitics: tuple[str, ...] = ()
     # The tournament words that ask a judge without naming what about ("penalità", "juge",
     # "torneo", "REL"): every part of the judge documents has them.
     asking_words: frozenset[str] = frozenset()
@@ -191,7 +196,9 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "infrazione infrazioni ammonizione squalifica squalificato bustine bustina barare "
             "imbrogliare spettatore spettatori competitivo competitiva negozio decklist sideboard "
-            "match prerelease sealed draft booster fnm dq penalizza sanzionata accidentalmente"
+            "match prerelease sealed draft booster fnm dq penalizza sanzionata accidentalmente "
+            "dimenticato dimenticata dimenticati dimenticate dimenticò dimenticare dimenticando "
+            "dimentica scordato scordata scordò"
         ),
         # A mistake is a tournament's to fix (the IPG, the JAR); the CR has no word for it.
         tournament_phrases=(
@@ -204,7 +211,12 @@ LANGUAGES: dict[str, Language] = {
         variant_words=word_set(
             "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
             "squadre compagno compagni gigante teste 2hg imperatore imperatori planechase "
-            "arcinemico archenemy vanguard cospirazione conspiracy draft booster melee"
+            "arcinemico archenemy vanguard cospirazione conspiracy draft booster melee multi ffa"
+        ),
+        variant_phrases=("tutti contro tutti",),
+        enclitics=(
+            *("glielo", "gliela", "glieli", "gliele", "gliene", "gli", "lo", "la", "li", "le"),
+            *("ne", "mi", "ti", "si", "ci", "vi"),
         ),
         asking_words=word_set(
             "penalità penalita penalizzazione sanzione sanzioni giudice giudici arbitro "
@@ -337,7 +349,8 @@ LANGUAGES: dict[str, Language] = {
             "infraction infractions avertissement disqualification disqualifié ronde rondes "
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
             "scellé réservoir magasin decklist sideboard match matchs dq prerelease avant-première "
-            "draft booster boosters fnm pénalise sanctionnée accidentellement"
+            "draft booster boosters fnm pénalise sanctionnée accidentellement oublié oubliée "
+            "oubliés oubliées oublier oubliant oublie oublient"
         ),
         tournament_phrases=(
             "liste de deck",
@@ -350,8 +363,9 @@ LANGUAGES: dict[str, Language] = {
             "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
             "équipe équipes equipe coéquipier coéquipiers géant têtes 2hg empereur empereurs "
             "planechase archiennemi archenemy vanguard conspiracy draft booster boosters "
-            "mêlée melee"
+            "mêlée melee multi ffa"
         ),
+        variant_phrases=("chacun pour soi",),
         asking_words=word_set(
             "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois "
             "rel pénalisé pénalisée pénalisés pénaliser sanctionné"
@@ -459,7 +473,8 @@ LANGUAGES: dict[str, Language] = {
             "descalificado ronda rondas fundas funda trampa trampas banquillo espectador "
             "espectadores competitivo competitiva tienda decklist sideboard dq presentación "
             "presentacion prerelease sellado draft booster boosters fnm penaliza sancionada "
-            "accidentalmente"
+            "accidentalmente olvidó olvidé olvidado olvidada olvidados olvidadas olvidar olvidando "
+            "olvida"
         ),
         tournament_phrases=(
             "lista de mazo",
@@ -473,7 +488,12 @@ LANGUAGES: dict[str, Language] = {
             "multijugador multiplayer commander comandante comandantes edh brawl equipo "
             "equipos compañero compañeros gigante cabezas 2hg emperador emperadores planechase "
             "archienemigo archenemy vanguard conspiracy conspiración conspiraciones draft "
-            "booster boosters melee"
+            "booster boosters melee multi ffa"
+        ),
+        variant_phrases=("todos contra todos",),
+        enclitics=(
+            *("selo", "sela", "selos", "selas", "los", "las", "les", "nos", "lo", "la", "le"),
+            *("me", "te", "se"),
         ),
         asking_words=word_set(
             "penalización penalizacion penalizaciones penalidad sanción sancion sanciones "
@@ -585,14 +605,17 @@ LANGUAGES: dict[str, Language] = {
         tournament_words=word_set(
             "infração advertência desqualificação desqualificado rodada rodadas sleeves trapaça "
             "espectador competitivo loja decklist sideboard dq prerelease pré-lançamento selado "
-            "draft booster boosters fnm penaliza acidentalmente"
+            "draft booster boosters fnm penaliza acidentalmente esqueceu esquecido esquecida "
+            "esquecer esquece"
         ),
         tournament_phrases=("lista de deck", "lista do deck", "por engano", "sem querer"),
         variant_words=word_set(
             "multijogador multiplayer commander comandante comandantes edh brawl equipe "
             "equipes companheiro companheiros gigante cabeças 2hg imperador imperadores "
-            "planechase arqui-inimigo archenemy vanguard conspiracy draft booster boosters melee"
+            "planechase arqui-inimigo archenemy vanguard conspiracy draft booster boosters melee "
+            "multi ffa"
         ),
+        variant_phrases=("todos contra todos", "cada um por si"),
         asking_words=word_set(
             "penalidade penalidades sanção sanções juiz juízes torneio torneios rel penalizado "
             "penalizada penalizar"
@@ -703,7 +726,7 @@ LANGUAGES: dict[str, Language] = {
             "infraction infractions warning disqualification disqualified disqualify decklist "
             "decklists sideboard sleeves sleeve cheating cheat round rounds match matches sealed "
             "draft booster boosters fnm prerelease competitive casual spectator spectators store "
-            "dq accidentally mistakenly"
+            "dq accidentally mistakenly forget forgets forgot forgotten forgetting"
         ),
         tournament_phrases=(
             "deck list",
@@ -717,7 +740,7 @@ LANGUAGES: dict[str, Language] = {
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
             "teammates two-headed 2hg emperor emperors planechase plane planes planar "
             "archenemy scheme schemes vanguard conspiracy conspiracies draft booster boosters "
-            "free-for-all melee"
+            "free-for-all melee multi ffa"
         ),
         asking_words=word_set(
             "penalty penalties judge judges tournament tournaments rel penalized penalised "

@@ -17,6 +17,7 @@ import mmap
 import threading
 from pathlib import Path
 
+from corpus.model.languages import LANGUAGES
 from corpus.model.text import fold
 
 LANGS = ("it", "fr", "es")  # the languages whose lemmas are used (English has its stemmer)
@@ -24,6 +25,19 @@ _INDEX = "index.marshal"  # (table, bucket) -> (offset, length) in _BUCKETS
 _BUCKETS = "buckets.bin"
 
 Table = dict[str, tuple[str, ...]]  # folded word -> words
+
+
+def without_enclitics(word: str, lang: str) -> list[str]:
+    """The verb a word may be with a pronoun joined on taken off (the language's `enclitics`),
+    as the dictionary writes it: an Italian infinitive gets back its final "e" ("rimetterlo":
+    "rimetter" -> "rimettere"; "ponerla": "poner")."""
+    verbs: list[str] = []
+    language = LANGUAGES.get(lang)
+    for pronoun in language.enclitics if language else ():
+        stem = word.removesuffix(pronoun)
+        if stem != word and len(stem) > 3:
+            verbs += [stem, stem + "e"] if stem.endswith("r") else [stem]
+    return verbs
 
 
 def _bucket(word: str) -> str:
@@ -56,9 +70,19 @@ class Lemmas:
 
     def lemmas(self, word: str, lang: str) -> tuple[str, ...]:
         """The lemmas of a written word ("piochent" fr -> piocher), accents and case folded;
-        () for a word the dictionary lacks or a language without one."""
+        () for a word the dictionary lacks or a language without one. An Italian or Spanish
+        verb with its pronouns joined on ("rimetterlo", "ponerla", "dandogli"), which the
+        dictionary lacks, is its verb's."""
         language = self._language(lang)
-        return language.get("lemmas", fold(word)) if language else ()
+        if not language:
+            return ()
+        folded = fold(word)
+        found = language.get("lemmas", folded)
+        for verb in () if found else without_enclitics(folded, lang):
+            found = language.get("lemmas", verb)
+            if found:
+                break
+        return found
 
     def forms(self, lemma: str, lang: str) -> tuple[str, ...]:
         """Every written form of a lemma ("morire" it -> muore, morì, …), itself included."""
