@@ -10,7 +10,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import click
@@ -24,9 +24,9 @@ from search.safe_text import terminal_safe
 WIDE_ENOUGH = 110
 
 
-def heading(result: Result, with_terms: bool = True) -> str:
+def heading(result: Result, with_terms: bool = True, langs: Sequence[str] = ()) -> str:
     english = result.english()
-    title = result.title()
+    title = result.title(langs)
     parts = [result.key]
     if english["rule"] != result.key:
         parts.append(f"(CR {english['rule']})")
@@ -45,7 +45,7 @@ def echo_brief(results: list[Result], show: Iterable[str], width: int = 100) -> 
     its penalty), or, untitled, the beginning of its first shown language's text."""
     show = tuple(show)
     for result in results:
-        line = heading(result, with_terms=False)
+        line = heading(result, with_terms=False, langs=show)
         if result.title() in (None, result.key):  # a glossary entry's title is its key
             columns = by_language(result, show) or by_language(result, ())
             first = next((rs[0] for rs in columns.values() if rs), None)

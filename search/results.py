@@ -3,7 +3,7 @@ filters a search or lookup applies."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,9 +25,14 @@ class Result:
     part_title: str | None = None
     part_penalty: str | None = None
 
-    def title(self) -> str | None:
-        """The title its records give, or its part's."""
-        return next((r.title for r in self.records if r.title), None) or self.part_title
+    def title(self, langs: Sequence[str] = ()) -> str | None:
+        """The title its records give (the first of `langs` that has one, when given: "205.4 —
+        Supertipi" for --show it), or its part's."""
+        titled = [r for r in self.records if r.title]
+        preferred = sorted(
+            (r for r in titled if r.lang in langs), key=lambda r: list(langs).index(r.lang)
+        )
+        return next((r.title for r in [*preferred, *titled]), None) or self.part_title
 
     def penalty(self) -> str | None:
         """An IPG infraction's penalty."""

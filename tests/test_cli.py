@@ -232,6 +232,15 @@ def test_search_brief_prints_one_line_per_result():
     assert code == 2 and "give one of them" in err
 
 
+def test_search_brief_titles_a_rule_in_the_language_shown():
+    """`--brief --show fr` titles 205.4 as the French copy does ("Sur-types"), not with the
+    first title the records give (the Italian "Supertipi")."""
+    assert run("search", "--brief", "205.4")[1].splitlines()[0] == "205.4 — Supertipi"
+    assert run("search", "--brief", "--show", "fr", "205.4")[1].splitlines()[0] == (
+        "205.4 — Sur-types"
+    )
+
+
 def test_search_json_shape_and_rule_lookup():
     """`search 205.1b --json`: the Italian and the Spanish (inferred) 205.1b in one result."""
     code, out, _ = run("search", "205.1b", "--json")

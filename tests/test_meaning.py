@@ -135,6 +135,11 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
         assert open_meaning(folder, home) is None and preparing(folder)
         lookup = CliRunner().invoke(cli, catch_exceptions=False, args=["search", "205.4d"])
         assert PREPARING not in lookup.stderr  # a rule number needs no meaning
+        indexed = CliRunner().invoke(cli, catch_exceptions=False, args=["index"])
+        assert indexed.stdout.startswith("index is up to date")  # `index` says it too
+        assert "being prepared in the background" in indexed.stderr
+        scripted = CliRunner().invoke(cli, ["index", "--json"])
+        assert json.loads(scripted.stdout)["meaning"] == "preparing"
     with vectors.embedding_lock(home, wait=True):  # the build's embedder may be starting
         vectors.embed_live(home)
     result = CliRunner().invoke(
@@ -143,7 +148,11 @@ def test_search_answers_by_words_and_says_meaning_is_being_prepared(
     assert result.exit_code == 0 and result.stderr == ""
     scripted = CliRunner().invoke(cli, ["search", "regola delle leggende", "--json"])
     assert "preparing_meaning" not in json.loads(scripted.stdout)
+    indexed = CliRunner().invoke(cli, catch_exceptions=False, args=["index", "--json"])
+    assert json.loads(indexed.stdout)["meaning"] == "ready" and indexed.stderr == ""
     monkeypatch.setenv("MTGRULES_MEANING", "off")
+    indexed = CliRunner().invoke(cli, catch_exceptions=False, args=["index", "--json"])
+    assert json.loads(indexed.stdout)["meaning"] == "off"
     assert not preparing(paths.index_root(home) / "elsewhere")
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from corpus.paths import home
@@ -26,6 +28,7 @@ def command(rebuild: bool, as_json: bool) -> None:
         result = build_with_progress(home(), force=rebuild or bool(damaged), verified=verified)
     except IndexError_ as error:
         raise click.ClickException(str(error)) from None
+    meaning = meaning_state(result.folder)
     if as_json:
         payload = {
             "built": result.built,
@@ -34,6 +37,7 @@ def command(rebuild: bool, as_json: bool) -> None:
             "seconds": round(result.seconds, 3),
             "added_editions": result.added_editions,
             "index": str(result.folder),
+            "meaning": meaning,
         }
         echo_json(payload)
     elif result.added_editions:
@@ -48,3 +52,21 @@ def command(rebuild: bool, as_json: bool) -> None:
         )
     else:
         echo(f"index is up to date ({result.records} records, {result.versions} versions)")
+    if meaning == "preparing" and not as_json:
+        # Searches answer meanwhile, by words: say so here too, not only on their stderr.
+        echo(
+            "note: meaning-based ranking is being prepared in the background (about a minute "
+            "for a large library); searches answer by words until it is ready",
+            err=True,
+        )
+
+
+def meaning_state(folder: Path) -> str:
+    """Whether the build's vectors are "ready", being prepared ("preparing": an embedder is
+    at work, started here if none was) or not wanted ("off": MTGRULES_MEANING=off)."""
+    from indexer.vectors import mode, ready
+    from search.meaning import preparing
+
+    if mode() == "off":
+        return "off"
+    return "preparing" if preparing(folder, home()) else "ready" if ready(folder) else "off"
