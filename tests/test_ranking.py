@@ -418,6 +418,10 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("my opponent forgot his trigger", True),
         ("il mio avversario ha dimenticato di stappare le terre", True),
         ("mi oponente olvidó robar su carta", True),
+        ("un jugador soltó palabrotas después de perder", True),
+        ("time was called during game 3, how many extra turns?", True),
+        ("offrire soldi all'avversario per farlo concedere", True),
+        ("una creatura con minaccia può essere bloccata da una sola creatura?", False),
     ],
 )
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
@@ -429,7 +433,9 @@ def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_docume
     loss") is not, nor a draft of Conspiracy (CR 905): "draft" and "booster" are both the
     tournament's and the variant's words, a tournament's only when no other variant is named.
     A mistake ("par erreur", "sin querer", "accidentally", "forgot", "dimenticato", "olvidó")
-    is the IPG's or the JAR's to fix: the CR never says "forget"."""
+    is the IPG's or the JAR's to fix: the CR never says "forget"; so are conduct (swearing,
+    money offered to concede) and a round's time called. A keyword is not ("minaccia", menace,
+    is no threat)."""
     assert is_about_a_tournament(query) is tournament
 
 

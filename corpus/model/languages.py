@@ -198,7 +198,9 @@ LANGUAGES: dict[str, Language] = {
             "imbrogliare spettatore spettatori competitivo competitiva negozio decklist sideboard "
             "match prerelease sealed draft booster fnm dq penalizza sanzionata accidentalmente "
             "dimenticato dimenticata dimenticati dimenticate dimenticò dimenticare dimenticando "
-            "dimentica scordato scordata scordò"
+            "dimentica scordato scordata scordò insultare insulta insultato insulti parolacce "
+            "parolaccia bestemmia bestemmie minacciato minacciare corrompere soldi apposta "
+            "intenzionalmente deliberatamente mentito barato lentamente lento"
         ),
         # A mistake is a tournament's to fix (the IPG, the JAR); the CR has no word for it.
         tournament_phrases=(
@@ -207,6 +209,9 @@ LANGUAGES: dict[str, Language] = {
             "liste dei mazzi",
             "per sbaglio",
             "per errore",
+            "di proposito",
+            "tempo scaduto",
+            "finito il tempo",
         ),
         variant_words=word_set(
             "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
@@ -350,7 +355,9 @@ LANGUAGES: dict[str, Language] = {
             "pochettes pochette triche tricher spectateur spectateurs compétitive compétitif "
             "scellé réservoir magasin decklist sideboard match matchs dq prerelease avant-première "
             "draft booster boosters fnm pénalise sanctionnée accidentellement oublié oubliée "
-            "oubliés oubliées oublier oubliant oublie oublient"
+            "oubliés oubliées oublier oubliant oublie oublient insulter insulte insulté injure "
+            "injures jurons menacé menacer soudoyer argent exprès intentionnellement "
+            "délibérément menti triché lentement lent"
         ),
         tournament_phrases=(
             "liste de deck",
@@ -358,6 +365,9 @@ LANGUAGES: dict[str, Language] = {
             "listes de deck",
             "par erreur",
             "par accident",
+            "temps écoulé",
+            "fin du temps",
+            "temps de la ronde",
         ),
         variant_words=word_set(
             "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
@@ -474,7 +484,8 @@ LANGUAGES: dict[str, Language] = {
             "espectadores competitivo competitiva tienda decklist sideboard dq presentación "
             "presentacion prerelease sellado draft booster boosters fnm penaliza sancionada "
             "accidentalmente olvidó olvidé olvidado olvidada olvidados olvidadas olvidar olvidando "
-            "olvida"
+            "olvida insultar insultó insulto insultos palabrotas palabrota amenazó amenazar "
+            "sobornar dinero adrede intencionadamente deliberadamente mintió lentamente lento"
         ),
         tournament_phrases=(
             "lista de mazo",
@@ -483,6 +494,8 @@ LANGUAGES: dict[str, Language] = {
             "por error",
             "por accidente",
             "sin querer",
+            "se acabó el tiempo",
+            "tiempo de la ronda",
         ),
         variant_words=word_set(
             "multijugador multiplayer commander comandante comandantes edh brawl equipo "
@@ -726,7 +739,10 @@ LANGUAGES: dict[str, Language] = {
             "infraction infractions warning disqualification disqualified disqualify decklist "
             "decklists sideboard sleeves sleeve cheating cheat round rounds match matches sealed "
             "draft booster boosters fnm prerelease competitive casual spectator spectators store "
-            "dq accidentally mistakenly forget forgets forgot forgotten forgetting"
+            "dq accidentally mistakenly forget forgets forgot forgotten forgetting insult insults "
+            "insulted insulting swear swearing swore cursing profanity threaten threatened "
+            "threatening threatens bribe bribed deliberately intentionally purposely lied lying "
+            "slow slowly"
         ),
         tournament_phrases=(
             "deck list",
@@ -735,6 +751,10 @@ LANGUAGES: dict[str, Language] = {
             "friday night magic",
             "by mistake",
             "by accident",
+            "on purpose",
+            "time was called",
+            "time is called",
+            "round timer",
         ),
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
