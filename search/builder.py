@@ -15,6 +15,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import pairwise
 from typing import Any
 
+from corpus.model.languages import LANGUAGES
 from corpus.model.numbers import RuleNumber
 from indexer.analyzers import analyzer
 from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
@@ -85,6 +86,10 @@ SPELT_NUMBERS = dict(
 )
 
 
+# An English irregular past form's verb, as the rules write it ("forgot": forget).
+PAST_FORMS = LANGUAGES["en"].past_forms
+
+
 def build(
     text: str,
     translations: Translations,
@@ -128,6 +133,8 @@ def build(
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         if token.isdigit() and (spelt := SPELT_NUMBERS.get(int(token))):
             alternatives += [_word(field, spelt, 1.0) for field in fields_for("en")]
+        if verb := PAST_FORMS.get(token):  # "drew": the rules' "draw"
+            alternatives += [_word(field, verb, 1.0) for field in fields_for("en")]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
     if not groups:

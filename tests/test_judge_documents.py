@@ -588,11 +588,15 @@ def test_players_words_for_a_missed_trigger_and_the_legend_rule_are_terms(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Players' words beside the judges' (curated): "un déclencheur oublié" is a missed trigger
-    (IPG 2.1 first; IPG 1.2 and IPG 3 came before it, "found nowhere: déclencheur"), and "la
+    (IPG 2.1 first; IPG 1.2 and IPG 3 came before it, "found nowhere: déclencheur"), as is "my
+    opponent forgot his trigger" (the IPG's and the JAR's; IPG 2.5 came first: "forgot" is
+    "forget"), and "la
     règle légendaire", "la regola leggendaria", "la regla legendaria" the legend rule."""
     assert found(judge_home, monkeypatch, "quelle pénalité pour un déclencheur oublié")[0] == (
         "IPG 2.1"
     )
+    forgot = found(judge_home, monkeypatch, "my opponent forgot his trigger")
+    assert set(forgot[:2]) == {"IPG 2.1", "JAR a-player-forgets-a-triggered-ability"}
     for said in ("règle légendaire", "regola leggendaria", "regla legendaria"):
         assert run(judge_home, monkeypatch, "term", said).startswith("legend rule\n"), said
 

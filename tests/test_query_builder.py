@@ -45,6 +45,16 @@ def test_a_count_is_searched_as_the_english_rules_spell_it(seeds_engine: Engine)
     assert not {t for t in leaves(seeds_engine.query("21 danni")[0]) if t.text == "twenty-one"}
 
 
+def test_an_irregular_past_form_is_also_searched_as_its_verb(seeds_engine: Engine):
+    """ "drew", "forgot": the rules write "draw", "forget" ("A player forgets a triggered
+    ability"), which the stemmer does not reach from the past form; "left" is not "leave" (the
+    cards left in a library)."""
+    found = leaves(seeds_engine.query("my opponent drew an extra card")[0])
+    assert Term("text_en", "draw") in found and Term("text_en", "drew") in found
+    assert Term("text_en", "forget") in leaves(seeds_engine.query("forgot trigger")[0])
+    assert Term("text_en", "leav") not in leaves(seeds_engine.query("cards left")[0])
+
+
 def test_more_than_allowed_in_stop_words_is_the_word_extra(seeds_engine: Engine):
     """ "de más", "in più", "a mais" are stop words alone: a query reads each as "extra", so
     "robó una carta de más" keeps what sets it apart from "robó una carta"."""

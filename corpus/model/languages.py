@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 # Spanish and Portuguese inflect alike: plural, gender, infinitives and past participles.
 IBERIAN_ENDINGS = frozenset(
@@ -67,6 +67,9 @@ class Language:
     # The pronouns joined to an infinitive, gerund or imperative, longest first ("glielo"
     # before "lo"): "rimetterlo" is "rimettere" + "lo", a form no dictionary lists.
     enclitics: tuple[str, ...] = ()
+    # Irregular past forms and the verb the rules write ("drew": draw, "forgot": forget): a
+    # stemmer leaves them apart, and questions tell what happened.
+    past_forms: dict[str, str] = field(default_factory=dict)
     # The tournament words that ask a judge without naming what about ("penalità", "juge",
     # "torneo", "REL"): every part of the judge documents has them.
     asking_words: frozenset[str] = frozenset()
@@ -74,6 +77,11 @@ class Language:
     # the web app's home page offers in it.
     english_name: str = ""
     example_searches: tuple[str, ...] = ()
+
+
+def verbs_of(text: str) -> dict[str, str]:
+    """Past forms and their verbs, written "drew:draw forgot:forget"."""
+    return dict(pair.split(":") for pair in text.split())
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -755,6 +763,16 @@ LANGUAGES: dict[str, Language] = {
             "time was called",
             "time is called",
             "round timer",
+        ),
+        past_forms=verbs_of(
+            "drew:draw drawn:draw forgot:forget forgotten:forget saw:see seen:see took:take "
+            "taken:take gave:give given:give chose:choose chosen:choose began:begin begun:begin "
+            "won:win lost:lose paid:pay dealt:deal held:hold made:make got:get "
+            "gotten:get told:tell said:say kept:keep brought:bring fought:fight stole:steal "
+            "stolen:steal threw:throw thrown:throw shown:show went:go gone:go came:come "
+            "became:become ran:run hid:hide hidden:hide blew:blow fell:fall fallen:fall "
+            "found:find chose:choose spent:spend sent:send struck:strike ate:eat eaten:eat "
+            "knew:know known:know wrote:write written:write bought:buy"
         ),
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
