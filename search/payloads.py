@@ -537,12 +537,16 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
         # An infraction's name titles its IPG section after its category ("Tournament Error —
         # Tardiness"): named alone, the section (`show Tardiness`, `show "Outside Assistance"`).
         listed = [k for k in engine.versions.listing(fold(name)) if is_judge_key(k)]
-        return engine.versions.headed(fold(name)) + listed
+        # A designation's rule is headed with its article ("The Monarch", 725): `show Monarch`.
+        headed = engine.versions.headed(fold(name)) + engine.versions.headed(f"the {fold(name)}")
+        return headed + listed
 
     keys = titled_as(title.strip())
-    if not keys:  # `show "gioco lento"`, `show ritardo`: the MTR's section and the IPG's
+    if not any(as_number(k) for k in keys):
+        # `show "gioco lento"`, `show ritardo`: the MTR's section and the IPG's; `show monarca`,
+        # a glossary entry's headword in Spanish: the rule its English heads (725) too.
         english = {t for lang, t in engine.translations(title.strip()) if lang == "en"}
-        keys = [k for t in sorted(english) for k in titled_as(t)]
+        keys += [k for t in sorted(english) for k in titled_as(t)]
     results: list[Result] = []
     others = []
     for key in dict.fromkeys(keys):

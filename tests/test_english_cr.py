@@ -114,6 +114,32 @@ def test_show_of_a_headword_is_the_same_in_any_case(full: Path):
     assert keys[0][0] == "702.19" and keys[0][-1] == "Trample"
 
 
+def test_show_of_a_designation_is_its_rule_headed_with_the_article(full: Path):
+    """`show Monarch` and `show Initiative` (glossary headwords) are the rules headed "The
+    Monarch" (725 in 2026) and "The Initiative", with their subrules, then the entry: they were
+    the entry alone."""
+    for word, section in (("Monarch", "725"), ("Initiative", "726")):
+        keys = [r["key"] for r in run_json("show", word)["results"]]
+        assert keys[0] == section and keys[1] == f"{section}.1" and keys[-1] == word
+
+
+def test_a_brief_list_is_in_the_querys_language(full: Path):
+    """`search --brief "regola delle leggende"`: 205.4d's line is the Italian text (it was the
+    English, first among its records), 704.5j's the English (no Italian 704.5j); `--show en`
+    says which."""
+    lines = run_lines("search", "--brief", "regola delle leggende")
+    assert any(line.startswith("205.4d — it Ogni permanente") for line in lines)
+    assert any(line.startswith("704.5j — If two or more legendary") for line in lines)
+    shown = run_lines("search", "--brief", "--show", "en", "regola delle leggende")
+    assert any(line.startswith("205.4d — Any permanent") for line in shown)
+
+
+def run_lines(*args: str) -> list[str]:
+    result = CliRunner().invoke(cli, catch_exceptions=False, args=list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
 def test_a_language_shown_that_a_result_lacks_is_said(full: Path):
     """`search trample --show it`: the Italian seed has no 702.19, said under its heading
     (the heading stood alone, as if its text were lost)."""

@@ -48,6 +48,9 @@ def command(
     with open_engine(searching=False) as engine, problems_as_errors():
         answered = None if number else served.search(engine, text, filters, limit, show)
         payload, results, matched = answered or payloads.search(engine, text, filters, limit, show)
+        # A brief list is in the query's language when it has that text ("arrollar": the
+        # Spanish 702.19b), unless --show says which.
+        asked_in = query_language(engine, text) if brief and not show and not number else ()
         # A served search had the vectors: nothing is being prepared.
         if not number and not answered and meaning.preparing(engine.folder, home()):
             echo(meaning.PREPARING, err=True)  # the vectors come after the lexical index
@@ -72,8 +75,16 @@ def command(
         # says a failure.
         echo_json(payload if results else {**payload, "exit_code": 1})
     elif results and brief:
-        render.echo_brief(results, show)
+        render.echo_brief(results, show or asked_in)
     elif results:
         show_results(results, show, matched)
     if not results:
         raise SystemExit(1)
+
+
+def query_language(engine: object, text: str) -> tuple[str, ...]:
+    """The one language a query is written in, when its words say so and it is not English."""
+    from search.parse import languages_of
+
+    languages = languages_of(text, engine)  # type: ignore[arg-type]
+    return tuple(languages) if len(languages) == 1 and languages != ["en"] else ()
