@@ -166,7 +166,11 @@ def paragraphs(record: StoredRecord) -> list[str]:
     return [record.text[a + 1 : b] for a, b in itertools.pairwise(cuts)]
 
 
-def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> None:
+def echo_plain(
+    results: list[Result], show: Iterable[str], width: int = 100, most: int | None = None
+) -> None:
+    """Each result's records, language by language; with `most`, so many per language, then
+    how to show the rest (a section's heading takes in all its rules)."""
     show = tuple(show)
     for index, result in enumerate(results):
         if index:
@@ -176,13 +180,22 @@ def echo_plain(results: list[Result], show: Iterable[str], width: int = 100) -> 
             click.echo(f"  ({terminal_safe(note)})")
         columns = by_language(result, show)
         for lang, records in columns.items():
-            for record in records:
+            for record in records[:most]:
                 click.echo(f"  {lang}  {label(record)}")
                 for paragraph in paragraphs(record):
                     for line in textwrap.wrap(paragraph, width=width - 6) or [""]:
                         click.echo(f"      {line}")
+            if note := more_to_show(result, records, most):
+                click.echo(f"  {lang}  ({note})")
         for note in not_shown(result, show, columns):
             click.echo(f"  ({note})")
+
+
+def more_to_show(result: Result, records: list[StoredRecord], most: int | None) -> str:
+    """What a language's records cut at `most` leave out, and the command that shows them."""
+    if most is None or len(records) <= most:
+        return ""
+    return f"{len(records) - most} more under {result.key}: mtgrules show {result.key}"
 
 
 def not_shown(result: Result, show: tuple[str, ...], columns: Mapping[str, Any]) -> list[str]:
@@ -204,7 +217,11 @@ TITLE_MARGIN = 6  # a panel's corners and the spaces around its title
 
 
 def echo_rich(
-    results: list[Result], show: Iterable[str], matched: set[str], console: Any = None
+    results: list[Result],
+    show: Iterable[str],
+    matched: set[str],
+    console: Any = None,
+    most: int | None = None,
 ) -> None:
     from rich.console import Console, Group
     from rich.panel import Panel
@@ -220,9 +237,11 @@ def echo_rich(
         cells = []
         for lang, records in columns.items():
             parts: list[Text] = []
-            for record in records:
+            for record in records[:most]:
                 parts.append(Text(f"{lang} {label(record)}", style="dim"))
                 parts.append(highlight(record, matched))
+            if note := more_to_show(result, records, most):
+                parts.append(Text(f"({note})", style="italic"))
             cells.append(Group(*parts))
         if note := result.printed_otherwise():
             cells.insert(0, Group(Text(f"({terminal_safe(note)})", style="italic")))

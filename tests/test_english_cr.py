@@ -134,6 +134,18 @@ def test_a_brief_list_is_in_the_querys_language(full: Path):
     assert any(line.startswith("205.4d — Any permanent") for line in shown)
 
 
+def test_a_search_shows_a_sections_first_rules_and_says_how_to_show_the_rest(full: Path):
+    """`search "Handling Triggered Abilities"`: 603 takes in its rules, a wall for one result;
+    a search prints twelve records per language, then how many more and `mtgrules show 603`,
+    which prints them all. `--json` keeps every record."""
+    records = run_json("search", "--limit", "1", "Handling Triggered Abilities")["results"][0]
+    english = [r for r in records["records"] if r["lang"] == "en"]
+    lines = run_lines("search", "--limit", "1", "Handling Triggered Abilities")
+    assert lines[0].startswith("603 — Handling Triggered Abilities")
+    assert f"  en  ({len(english) - 12} more under 603: mtgrules show 603)" in lines
+    assert not any("more under" in line for line in run_lines("show", "603"))
+
+
 def run_lines(*args: str) -> list[str]:
     result = CliRunner().invoke(cli, catch_exceptions=False, args=list(args))
     assert result.exit_code == 0, result.output

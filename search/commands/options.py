@@ -162,11 +162,11 @@ def filters_from(options: dict[str, Any]):
     return filters, tuple(options.get("show") or ())
 
 
-def show_results(results, show, matched) -> None:
+def show_results(results, show, matched, most=None) -> None:
     if render.use_rich():
-        render.echo_rich(results, show, matched)
+        render.echo_rich(results, show, matched, most=most)
     else:
-        render.echo_plain(results, show)
+        render.echo_plain(results, show, most=most)
 
 
 @contextmanager

@@ -17,6 +17,10 @@ from search.query import QueryError, as_number, validate
 from search.safe_text import echo, echo_json
 from search.session import open_engine
 
+# A search shows so many records of a result per language: a section's heading takes in its
+# rules (603: some forty records in Spanish, a wall for `--limit 3`); `show` shows them all.
+MOST_RECORDS = 12
+
 
 @click.command("search")
 @click.argument("query", nargs=-1, required=True)
@@ -77,7 +81,7 @@ def command(
     elif results and brief:
         render.echo_brief(results, show or asked_in)
     elif results:
-        show_results(results, show, matched)
+        show_results(results, show, matched, most=MOST_RECORDS)
     if not results:
         raise SystemExit(1)
 
