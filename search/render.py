@@ -126,20 +126,26 @@ _TABLE_HEAD = re.compile(
     r"(?<= )(?:Infraction Penalty|" + "|".join(INFRACTION_CHAPTERS) + r")( )(?=[A-Z])"
 )
 TABLE_ROWS = 5  # so many rows at least: a table, not a sentence naming a penalty
+_BULLET = re.compile(r" (?=• )")  # a bulleted item, run into its paragraph by the HTML's text
+# A subheading run into its text, which opens by repeating it ("Regular Regular tournaments
+# are…" in MTR 1.12): on its own line.
+_SUBHEADING = re.compile(r"(?<=[.:]) ([A-Z][a-z]+)(?= \1 [a-z])")
+_LETTER = re.compile(r" ([A-Z])\. (?=[A-Z0-9“\"])")  # "Examples: A. Knight of… B. A player…"
 
 
 def breaks(record: StoredRecord) -> list[int]:
     """Where a judge document's part is read on a new line (the places of the spaces that
     become line breaks, so a highlight's offsets hold): after its heading when its text opens
-    with it ("2.3 Pregame Procedures", a JAR issue's situation, run into what follows), and
-    before each step of a numbered list (1., 2., 3. …)."""
+    with it ("2.3 Pregame Procedures", a JAR issue's situation, run into what follows), before
+    each step of a numbered list (1., 2., 3. …), each bullet (•), each lettered example (A., B.
+    …), and around a subheading run into its text ("Regular Regular tournaments…")."""
     title, text = record.title or "", record.text
-    if not title or not is_judge_key(record.key) or text == title:
+    if not is_judge_key(record.key) or text == title:
         return []
     heads = [
         len(head)
         for head in (title, f"{record.key.partition(' ')[2]} {title}")
-        if text.startswith(head + " ")
+        if title and text.startswith(head + " ")
     ][:1]
     steps: list[int] = []
     expected = 1
@@ -147,7 +153,28 @@ def breaks(record: StoredRecord) -> list[int]:
         if int(step[1]) in (expected, 1):  # the next step, or another list's first
             steps.append(step.start())
             expected = int(step[1]) + 1
-    return sorted({*heads, *(steps if len(steps) >= 2 else []), *_table_rows(text)})
+    lettered = _lettered(text)
+    return sorted(
+        {
+            *heads,
+            *(steps if len(steps) >= 2 else []),
+            *_table_rows(text),
+            *(bullet.start() for bullet in _BULLET.finditer(text)),
+            *(at for head in _SUBHEADING.finditer(text) for at in (head.start(), head.end(1))),
+            *(lettered if len(lettered) >= 2 else []),
+        }
+    )
+
+
+def _lettered(text: str) -> list[int]:
+    """The spaces before an examples list's letters (" B. A player…"), in order from A."""
+    places: list[int] = []
+    expected = "A"
+    for letter in _LETTER.finditer(text):
+        if letter[1] == expected:
+            places.append(letter.start())
+            expected = chr(ord(expected) + 1)
+    return places
 
 
 def _table_rows(text: str) -> list[int]:

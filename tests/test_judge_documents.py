@@ -1002,6 +1002,21 @@ def test_a_judge_parts_heading_and_steps_are_lines_of_their_own(
     assert "begins:<br>1. If sideboarding" in page
 
 
+def test_a_judge_parts_bullets_examples_and_subheadings_are_lines_of_their_own(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "IPG 2.1"`: each bullet of its definition and each lettered example (A., B. …) on a
+    line of its own; `show "MTR 1.12"`: a level's subheading apart from its text, which repeats
+    it ("Regular Regular tournaments…" ran together). The texts as parsed are unchanged."""
+    lines = run(judge_home, monkeypatch, "show", "IPG 2.1").splitlines()
+    assert sum(line.startswith("      • A triggered ability") for line in lines) == 4
+    assert "      Examples:" in lines
+    assert any(line.startswith("      B. A player forgets to remove") for line in lines)
+    levels = run(judge_home, monkeypatch, "show", "MTR 1.12").splitlines()
+    assert "      Regular" in levels and "      Competitive" in levels
+    assert any(line.startswith("      Regular tournaments are focused") for line in levels)
+
+
 def test_show_of_a_judge_part_in_a_language_it_is_not_in_says_so(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
