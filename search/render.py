@@ -267,8 +267,8 @@ def echo_rich(
             for record in records[:most]:
                 parts.append(Text(f"{lang} {label(record)}", style="dim"))
                 parts.append(highlight(record, matched))
-            if note := more_to_show(result, records, most):
-                parts.append(Text(f"({note})", style="italic"))
+            if more := more_to_show(result, records, most):
+                parts.append(Text(f"({more})", style="italic"))
             cells.append(Group(*parts))
         if note := result.printed_otherwise():
             cells.insert(0, Group(Text(f"({terminal_safe(note)})", style="italic")))
