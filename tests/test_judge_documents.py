@@ -595,6 +595,8 @@ def test_players_words_for_a_missed_trigger_and_the_legend_rule_are_terms(
     assert found(judge_home, monkeypatch, "quelle pénalité pour un déclencheur oublié")[0] == (
         "IPG 2.1"
     )
+    advised = "un amigo me aconsejó desde fuera durante la partida"  # "aconsejar": advice
+    assert found(judge_home, monkeypatch, advised)[0] == "IPG 3.2"
     forgot = found(judge_home, monkeypatch, "my opponent forgot his trigger")
     assert set(forgot[:2]) == {"IPG 2.1", "JAR a-player-forgets-a-triggered-ability"}
     for said in ("règle légendaire", "regola leggendaria", "regla legendaria"):

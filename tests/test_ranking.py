@@ -421,6 +421,7 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("un jugador soltó palabrotas después de perder", True),
         ("time was called during game 3, how many extra turns?", True),
         ("offrire soldi all'avversario per farlo concedere", True),
+        ("¿se puede usar un dado spindown para tirar dados?", True),
         ("una creatura con minaccia può essere bloccata da una sola creatura?", False),
     ],
 )

@@ -747,8 +747,8 @@ LANGUAGES: dict[str, Language] = {
             "infraction infractions warning disqualification disqualified disqualify decklist "
             "decklists sideboard sleeves sleeve cheating cheat round rounds match matches sealed "
             "draft booster boosters fnm prerelease competitive casual spectator spectators store "
-            "dq accidentally mistakenly forget forgets forgot forgotten forgetting insult insults "
-            "insulted insulting swear swearing swore cursing profanity threaten threatened "
+            "dq accidentally mistakenly spindown forget forgets forgot forgotten forgetting insult "
+            "insults insulted insulting swear swearing swore cursing profanity threaten threatened "
             "threatening threatens bribe bribed deliberately intentionally purposely lied lying "
             "slow slowly"
         ),
