@@ -73,6 +73,17 @@ def test_curated_rows_the_learner_reproduces_go(learned_home: Path):
     assert spanish["source"].startswith("learned: ")
 
 
+def test_a_curated_row_stays_when_the_learned_term_like_it_is_a_part_of_a_longer_one(
+    learned_home: Path,
+):
+    """The curated Italian "battaglia" (the card type battle) stays though the learner, from a
+    few pairs, also linked battle to "battaglia": that learned row is dropped as a part of a
+    longer term of the same concept, and the curated one was dropped for it, leaving neither
+    (`term battaglia` found nothing)."""
+    italian = [t for t in concepts(learned_home, "battaglia")["battle"] if t["lang"] == "it"]
+    assert any(t["term"] == "battaglia" and t["source"].startswith("curated") for t in italian)
+
+
 def test_judges_find_rules_in_their_own_words(learned_home: Path):
     """The rule itself comes first: the legend rule, state-based actions, trample's section;
     the noun a judge types ('nieve') finds snow's definition."""

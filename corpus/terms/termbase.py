@@ -326,8 +326,12 @@ class TermBase:
 
         prepared = prepared or prepare(records, follows or {})
         learned = [learned_term(t) for t in learn(records, follows or {}, cache, prepared)]
-        curated = unlearned(static_terms(), learned)
-        known = [*curated, *whole_terms(learned, [*curated, *learned])]
+        # A curated row gives way to a learned term that reproduces it and is kept: "battaglia",
+        # learned from a few pairs, is dropped as a part of a longer term of battle's, and the
+        # curated "battaglia" (the card type) was dropped for it, leaving neither.
+        whole = whole_terms(learned, [*static_terms(), *learned])
+        curated = unlearned(static_terms(), whole)
+        known = [*curated, *whole]
         return cls([*known, *glossary_terms(records, known)], english=english_concepts(prepared))
 
     @classmethod
