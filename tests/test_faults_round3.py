@@ -649,3 +649,50 @@ def test_an_english_edition_cut_short_is_refused(home: Path, tmp_path: Path, sha
         "error: cr-half.txt: the English Comprehensive Rules 2025-04-04 cut short: its title, "
         "but no glossary after its rules, which end at 701.52c; give the whole file\n"
     )
+
+
+TMX = """<?xml version="1.0" encoding="UTF-8"?>
+<tmx version="1.4"><header srclang="en" datatype="plaintext" segtype="sentence" adminlang="en"
+o-tmf="mtgrules" creationtool="mtgrules" creationtoolversion="1"/><body>
+<tu tuid="205.4d"><tuv xml:lang="en"><seg>Any permanent with the supertype legendary</seg></tuv>
+<tuv xml:lang="it"><seg>Ogni permanente con il supertipo leggendario</seg></tuv></tu></body></tmx>
+"""
+APP_PO = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Language: it\\n"
+
+msgid "Hello"
+msgstr "Ciao"
+"""
+
+
+@pytest.mark.parametrize(
+    "name, content, said",
+    [
+        (
+            "memoria.tmx",
+            TMX.encode(),
+            "a TMX translation memory, which mtgrules writes (export --format tmx) but does not "
+            "read; add the translation as a PO catalogue or as the rules' text",
+        ),
+        (
+            "app.po",
+            APP_PO.encode(),
+            "a catalogue whose msgids are not the Comprehensive Rules' lines (no rule, example "
+            "or glossary entry among them); add the CR's catalogue",
+        ),
+        ("bom.txt", b"\xef\xbb\xbf\n", "the file is empty; give a rules document with text in it"),
+    ],
+)
+def test_what_a_translator_may_add_by_mistake_is_refused_in_one_line(
+    home: Path, tmp_path: Path, name: str, content: bytes, said: str
+):
+    """A translation memory (the TMX mtgrules exports: it was read as an HTML page, with a
+    parser's fifteen-line warning, then refused for a long line), a PO catalogue of another
+    program (it was "every msgstr is empty", though it has translations) and a file of a byte
+    order mark alone (it was "cannot tell its language"): each one line saying what it is."""
+    path = tmp_path / name
+    path.write_bytes(content)
+    code, out, err = run("add", str(path))
+    assert (code, out, err) == (1, "", f"error: {name}: {said}\n")

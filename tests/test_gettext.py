@@ -671,7 +671,8 @@ def test_a_portuguese_question_is_read_as_one(po_home: Path):
 def test_the_web_lists_a_translations_stale_rules(po_home: Path):
     """`/stale?lang=pt` is `stale --lang pt` on a page (as many rules, each linked, with its
     English diff); the home page and the diff page of a one-edition translation link to it;
-    a language without a translation here is a 400 naming those there are."""
+    a language without a translation here is a 400 naming those there are; a regional tag
+    ("pt-BR") is its language, as on the command line (it was refused)."""
     from starlette.testclient import TestClient
 
     from search.web.app import create_app
@@ -690,6 +691,10 @@ def test_the_web_lists_a_translations_stale_rules(po_home: Path):
     assert 'href="/stale?lang=pt"' in client.get("/diff?doc=cr&lang=pt").text
     refused = client.get("/stale?lang=en")
     assert refused.status_code == 400 and "a translation&#39;s language here" in refused.text
+    regional = client.get("/stale?lang=pt-BR")  # as `stale --lang pt-BR` and the API take it
+    assert regional.status_code == 200 and f"{len(stale)} stale rules" in regional.text
+    unknown = client.get("/stale?lang=br")
+    assert unknown.status_code == 400 and "unknown language" in unknown.text.lower()
 
 
 @pytest.mark.shared_data

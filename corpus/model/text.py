@@ -16,7 +16,8 @@ class UnreadableError(ValueError):
 def decode_report(data: bytes, name: str) -> tuple[str, list[str]]:
     """Decode a document: BOM, UTF-16 without BOM, UTF-8, then charset-normalizer's best guess;
     mojibake such as "Ã¨" is repaired with ftfy. Returns the text and notes on what was done."""
-    if not data.strip():
+    # Empty, or blank but for a byte order mark ("\ufeff" alone: what an editor saves).
+    if not data.removeprefix(b"\xef\xbb\xbf").strip():
         raise UnreadableError(f"{name}: the file is empty; give a rules document with text in it")
     notes: list[str] = []
     if data.startswith(b"\xef\xbb\xbf"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import warnings
 
 from corpus.model.text import normalize
 
@@ -47,7 +48,9 @@ def html_lines(html: str) -> tuple[list[str], dict[int, str]]:
         return pdftohtml_lines(html)
     from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, Tag
 
-    soup = BeautifulSoup(html, "html.parser")
+    with warnings.catch_warnings():  # an XHTML page is read as HTML, as browsers read it
+        warnings.simplefilter("ignore")
+        soup = BeautifulSoup(html, "html.parser")
     lines: list[str] = []
     chrome: dict[int, str] = {}
     title = soup.title.get_text(" ", strip=True) if soup.title else ""

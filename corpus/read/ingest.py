@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from corpus.model.dates import find_edition, impossible_date
 from corpus.model.languages import LANGUAGES, names
@@ -70,6 +71,11 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
         )
     ctx = Context(source=source, lang=lang, edition=edition, lines=lines, edition_line=edition_line)
     parsed = detection.layout.parse(ctx)
+    if not parsed.records and po and gettext.catalogue(lines).translated:
+        raise IngestError(
+            f"{source}: a catalogue whose msgids are not the Comprehensive Rules' lines (no rule, "
+            "example or glossary entry among them); add the CR's catalogue"
+        )
     if not parsed.records and po:
         raise IngestError(
             f"{source}: a catalogue with no translated entry (every msgstr is empty); "
@@ -122,6 +128,14 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
     return document
 
 
+def translation_memory(text: str) -> str | None:
+    """The kind of an XML translation memory or exchange file (TMX, XLIFF), or None: its root
+    element opens the text, after the XML declaration and comments."""
+    head = text[:2048].lower()
+    found = re.search(r"<(tmx|xliff)[\s>]", head)
+    return {"tmx": "TMX", "xliff": "XLIFF"}[found.group(1)] if found else None
+
+
 def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[str]]:
     """A document's lines (text, HTML or PDF), the lines set aside with reasons, and notes."""
     if looks_like_pdf(data):
@@ -138,6 +152,11 @@ def extract(data: bytes, source: str) -> tuple[list[str], dict[int, str], list[s
         text, notes = decode_report(data, source)
     except UnreadableError as error:
         raise IngestError(str(error)) from None
+    if memory := translation_memory(text):
+        raise IngestError(
+            f"{source}: a {memory} translation memory, which mtgrules writes (export --format "
+            "tmx) but does not read; add the translation as a PO catalogue or as the rules' text"
+        )
     if looks_like_html(text):
         elements = text.count("<")  # counted in milliseconds; parsed, a million took 19 s
         if elements > MAX_ELEMENTS:

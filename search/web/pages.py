@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, Response
 from corpus.align.following import followed
 from corpus.model.citations import citations as cited_in
 from corpus.model.documents import DOCUMENTS, JUDGE, doc_of_key, is_judge_key, written_key
+from corpus.model.languages import UnknownLanguageError, validate_languages
 from corpus.model.numbers import CITATION, RuleNumber
 from corpus.model.records import KINDS, LOW_CONFIDENCE, StoredRecord
 from search import payloads
@@ -481,6 +482,11 @@ async def stale_page(request: Request) -> Response:
     if not choices:
         note = "this library has no translation; add one with `mtgrules add`"
         return page("stale.html", title="stale — mtgrules", payload=None, error=note, **context)
+    try:  # a regional tag as the CLI and the API take it ("pt-BR": pt)
+        codes = validate_languages([lang])
+    except UnknownLanguageError as error:
+        return error_page(400, "stale — mtgrules", f"lang: {error}")
+    lang = context["lang"] = codes[0] if len(codes) == 1 else lang
     if lang not in choices:
         held = ", ".join(choices)
         return error_page(400, "stale — mtgrules", f"lang: a translation's language here ({held})")
