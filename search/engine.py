@@ -268,6 +268,7 @@ class Engine:
             scores = rank.fused(scores, by_meaning)
         scores = rank.two_player_game_first(scores, query.variant)
         named = infractions.named
+        scores = rank.named_rules_present(scores, self._concept_rules(query))
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         leads = self._definition_leads(rank.definition_entries(scores))
@@ -430,6 +431,17 @@ class Engine:
         headed = {result_key(key) for name in named for key in self.versions.headed(name)}
         headed |= {key for name in named for key in self.versions.listing(name)}
         return keys | (headed & set(scores)) | (infractions & set(scores))
+
+    def _concept_rules(self, query: Query) -> set[str]:
+        """The rules headed by the concept a whole query names through the term base, in any
+        language ("ação baseada no estado": 704, State-Based Actions), though its words found
+        only texts that use the term (306.9 "…ação baseada-no-estado", hyphenated)."""
+        from corpus.model.words import plural
+
+        if not query.named:
+            return set()
+        names = {fold(n) for c in self.termbase.named_by(query.named) for n in (c, plural(c))}
+        return {result_key(key) for name in names for key in self.versions.headed(name)}
 
     def _keyword_sections(self, query: Query) -> set[str]:
         """The keyword abilities' sections (702.x) a question or sentence mentions in its own

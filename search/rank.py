@@ -68,6 +68,16 @@ def exact_name_bonus(scores: Mapping[str, float], named: Iterable[str]) -> Score
     }
 
 
+def named_rules_present(scores: Mapping[str, float], rules: Iterable[str]) -> Scores:
+    """The rules a query names whole (`Engine._concept_rules`) among its candidates, at the
+    best score so far where its words and meaning missed them: a name asks for its rule, which
+    exact_name_bonus then puts first."""
+    top = max(scores.values(), default=0.0)
+    return (
+        {**{rule: top for rule in rules if rule not in scores}, **scores} if top else dict(scores)
+    )
+
+
 KEYWORD_SECTION_BONUS = 2.0
 
 

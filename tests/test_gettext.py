@@ -237,6 +237,14 @@ def test_a_hyphenated_term_is_found_written_with_spaces(po_home: Path):
 
 
 @pytest.mark.shared_data
+def test_a_concept_named_whole_has_its_rule_first(po_home: Path):
+    """`search "ação baseada no estado"` names state-based actions: 704 first, though the
+    words found only rules that use the hyphenated term (306.9, 117.5 came first, 704 absent)."""
+    code, out = run(po_home, "search", "--json", "ação baseada no estado")
+    assert code == 0 and json.loads(out)["results"][0]["key"] == "704"
+
+
+@pytest.mark.shared_data
 def test_portuguese_is_searchable_and_shown_side_by_side(po_home: Path):
     """A Portuguese query finds the Portuguese rule; show puts it beside the English."""
     code, out = run(po_home, "search", "jogador ativo", "--lang", "pt", "--json")

@@ -521,6 +521,15 @@ def test_a_variant_is_named_in_any_language(query: str, variant: bool):
     assert names_a_variant(query) is variant
 
 
+def test_a_rule_a_query_names_is_among_its_candidates():
+    """A rule the query names whole, which its words and meaning missed, is added at the best
+    score so far (the exact name's bonus then puts it first); one already there keeps its."""
+    scores = {"306.9": 0.9, "117.5": 0.5}
+    present = rank.named_rules_present(scores, {"704", "117.5"})
+    assert present == {"306.9": 0.9, "117.5": 0.5, "704": 0.9}
+    assert rank.named_rules_present({}, {"704"}) == {}
+
+
 def test_a_query_that_names_no_variant_asks_about_a_two_player_game():
     """A query that names a variant keeps the rules of sections 800-999 as they are; one that
     names none counts them half: 810.10 (a team's fifteen poison counters) no longer outranks
