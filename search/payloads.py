@@ -1008,11 +1008,20 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
     english = by_edition(records, "en")
     if not english:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
+    from search.po_export import changed_besides_rules
+
     translated = newest_translations([r for r in records if r.lang in langs], list(english))
     found = stale_rules(translated, english)
     return {
         "lang": ",".join(langs),
         "stale": [s.to_json() for s in found],
+        # The examples, notes and glossary entries whose English changed too: the PO export
+        # marks them fuzzy beside the stale rules.
+        "also_changed": [
+            {"lang": lang, "key": key, "kind": kind}
+            for lang in langs
+            for key, kind in changed_besides_rules(records, lang)
+        ],
         "notes": _compared_long_before(translated, list(english)),
     }
 
@@ -1031,6 +1040,20 @@ def newest_translations(translated: Sequence[Record], editions: list[str]) -> li
         at = (record.lang, record.key)
         newest[at] = max(newest.get(at, ""), start.get(record.source, ""))
     return [r for r in translated if start.get(r.source, "") == newest[r.lang, r.key]]
+
+
+def also_changed(lang: str, items: Sequence[Mapping[str, Any]]) -> str:
+    """One line for the examples, notes and glossary entries whose English changed too."""
+    names = {"example": ("example", "examples"), "note": ("note", "notes")}
+    names["glossary"] = ("glossary entry", "glossary entries")
+    counts = {kind: sum(1 for i in items if i["kind"] == kind) for kind in names}
+    counted = [f"{n} {names[kind][n > 1]}" for kind, n in counts.items() if n]
+    glossary = [i["key"] for i in items if i["kind"] == "glossary"]
+    named = f" ({', '.join(glossary[:5])}{', …' if len(glossary) > 5 else ''})" if glossary else ""
+    return (
+        f"also changed in English: {', '.join(counted)}{named}; `mtgrules export --format po "
+        f"--lang {lang}` marks them fuzzy, with the English they were translated from"
+    )
 
 
 def stale_status(item: Mapping[str, Any]) -> str:

@@ -96,6 +96,29 @@ def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | Non
     return po.__unicode__()
 
 
+def changed_besides_rules(records: Sequence[Record], lang: str) -> list[tuple[str, str]]:
+    """(key, kind) of a language's translated examples, notes and glossary entries whose
+    English changed since the edition the translation follows (the lines the catalogue marks
+    fuzzy besides the rules `stale` lists), in the newest edition's order."""
+    records = [r for r in records if doc_of_key(r.key) == "cr"]
+    english = by_edition(records, "en")
+    if not english:
+        return []
+    newest = max(english)
+    found = _translations(records, lang, english, newest, [])
+    ordinals: Counter[tuple[str, str]] = Counter()
+    changed: list[tuple[str, str]] = []
+    for record in sorted(english[newest], key=lambda r: r.seq):
+        if record.kind not in ("example", "note", "glossary"):
+            continue
+        ordinal = ordinals[record.key, record.kind]
+        ordinals[record.key, record.kind] += 1
+        items = found.get((record.key, record.kind, ordinal), [])
+        if any(i.english is not None and _differs(i.english, record) for i in items):
+            changed.append((record.key, record.kind))
+    return changed
+
+
 def _entry(english: Record, ordinal: int, item: Translated | None):  # -> polib.POEntry
     import polib
 

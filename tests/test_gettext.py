@@ -680,7 +680,9 @@ def test_the_web_lists_a_translations_stale_rules(po_home: Path):
     """`/stale?lang=pt` is `stale --lang pt` on a page (as many rules, each linked, with its
     English diff); the home page and the diff page of a one-edition translation link to it;
     a language without a translation here is a 400 naming those there are; a regional tag
-    ("pt-BR") is its language, as on the command line (it was refused)."""
+    ("pt-BR") is its language, as on the command line (it was refused). The examples and
+    glossary entries whose English changed too are counted under the rules (`also_changed`):
+    the PO export marks them fuzzy, and `stale` said nothing of them."""
     from starlette.testclient import TestClient
 
     from search.web.app import create_app
@@ -699,6 +701,14 @@ def test_the_web_lists_a_translations_stale_rules(po_home: Path):
     assert 'href="/stale?lang=pt"' in client.get("/diff?doc=cr&lang=pt").text
     refused = client.get("/stale?lang=en")
     assert refused.status_code == 400 and "a translation&#39;s language here" in refused.text
+    also = json.loads(out)["also_changed"]  # examples and glossary entries, changed too
+    assert also and {i["kind"] for i in also} <= {"example", "note", "glossary"}
+    assert "Also changed in English: " in page.text
+    assert (
+        run(po_home, "stale", "--lang", "pt")[1]
+        .splitlines()[-1]
+        .startswith("also changed in English: ")
+    )
     regional = client.get("/stale?lang=pt-BR")  # as `stale --lang pt-BR` and the API take it
     assert regional.status_code == 200 and f"{len(stale)} stale rules" in regional.text
     unknown = client.get("/stale?lang=br")

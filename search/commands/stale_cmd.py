@@ -37,6 +37,8 @@ def command(langs: tuple[str, ...], as_json: bool) -> None:
             echo(_line(item))
             if item["diff"] and (item["status"] != "moved" or item.get("references_only")):
                 click.echo(f"    {colour_diff(item['diff'])}")
+        if also := [i for i in payload.get("also_changed", []) if i["lang"] == lang]:
+            echo(payloads.also_changed(lang, also))
 
 
 def _line(item: dict[str, Any]) -> str:

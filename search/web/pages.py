@@ -496,8 +496,9 @@ async def stale_page(request: Request) -> Response:
         known = await library.with_engine(_known, numbers)
     except payloads.Problem as problem:
         return error_page(problem.status, "stale — mtgrules", str(problem))
+    also = [item for item in payload["also_changed"] if item["lang"] == lang]
     return page("stale.html", title=f"stale {lang} — mtgrules", payload=payload, known=known,
-                **context)  # fmt: skip
+                also=payloads.also_changed(lang, also) if also else "", **context)  # fmt: skip
 
 
 async def sources_page(request: Request) -> Response:
