@@ -595,6 +595,10 @@ def test_players_words_for_a_missed_trigger_and_the_legend_rule_are_terms(
     assert found(judge_home, monkeypatch, "quelle pénalité pour un déclencheur oublié")[0] == (
         "IPG 2.1"
     )
+    timed = "que se passe-t-il quand le temps de la ronde est écoulé"  # it had IPG 3.1
+    assert found(judge_home, monkeypatch, timed)[0] == "MTR 2.4"
+    shortcut = "raccourci de tournoi : je passe jusqu'à la fin du tour"  # it had MTR 2.4
+    assert found(judge_home, monkeypatch, shortcut)[0] == "MTR 4.2"
     advised = "un amigo me aconsejó desde fuera durante la partida"  # "aconsejar": advice
     assert found(judge_home, monkeypatch, advised)[0] == "IPG 3.2"
     forgot = found(judge_home, monkeypatch, "my opponent forgot his trigger")
