@@ -88,6 +88,8 @@ SPELT_NUMBERS = dict(
 
 # An English irregular past form's verb, as the rules write it ("forgot": forget).
 PAST_FORMS = LANGUAGES["en"].past_forms
+# Players' words and the rules' words for them ("bounced": return, hand).
+SLANG = LANGUAGES["en"].slang
 
 
 def build(
@@ -133,8 +135,10 @@ def build(
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
         if token.isdigit() and (spelt := SPELT_NUMBERS.get(int(token))):
             alternatives += [_word(field, spelt, 1.0) for field in fields_for("en")]
-        if verb := PAST_FORMS.get(token):  # "drew": the rules' "draw"
+        if verb := PAST_FORMS.get(token.lower()):  # "drew": the rules' "draw"
             alternatives += [_word(field, verb, 1.0) for field in fields_for("en")]
+        for meant in SLANG.get(token.lower(), ()):  # "fizzle": the rules' "resolve", "illegal"
+            alternatives += [_word(field, meant, TRANSLATION_WEIGHT) for field in fields_for("en")]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
     if not groups:

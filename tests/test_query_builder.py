@@ -55,6 +55,20 @@ def test_an_irregular_past_form_is_also_searched_as_its_verb(seeds_engine: Engin
     assert Term("text_en", "leav") not in leaves(seeds_engine.query("cards left")[0])
 
 
+def test_a_players_word_is_also_searched_as_the_rules_words(seeds_engine: Engine):
+    """ "fizzle" (a spell that doesn't resolve, its targets illegal: 608.2b), "ETB" (enters),
+    "bounced" (returned to hand): the rules never write them; each is also searched as the
+    rules' words, in English."""
+
+    def english(query: str) -> set[str]:
+        found = leaves(seeds_engine.query(query)[0])
+        return {str(t.text) for t in found if isinstance(t, Term) and t.fieldname == "text_en"}
+
+    assert {"resolv", "illeg"} <= english("when does a spell fizzle")
+    assert "enter" in english("ETB trigger")
+    assert {"return", "hand"} <= english("the blocker got bounced")
+
+
 def test_more_than_allowed_in_stop_words_is_the_word_extra(seeds_engine: Engine):
     """ "de más", "in più", "a mais" are stop words alone: a query reads each as "extra", so
     "robó una carta de más" keeps what sets it apart from "robó una carta"."""

@@ -70,6 +70,9 @@ class Language:
     # Irregular past forms and the verb the rules write ("drew": draw, "forgot": forget): a
     # stemmer leaves them apart, and questions tell what happened.
     past_forms: dict[str, str] = field(default_factory=dict)
+    # Players' words for what the rules say otherwise, each with the rules' words ("fizzle":
+    # a spell that doesn't resolve, its targets illegal, 608.2b; "bounce": return to hand).
+    slang: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # The tournament words that ask a judge without naming what about ("penalità", "juge",
     # "torneo", "REL"): every part of the judge documents has them.
     asking_words: frozenset[str] = frozenset()
@@ -77,6 +80,20 @@ class Language:
     # the web app's home page offers in it.
     english_name: str = ""
     example_searches: tuple[str, ...] = ()
+
+
+def slang_of(text: str) -> dict[str, tuple[str, ...]]:
+    """Players' words and the rules' words for them, written "fizzle fizzles:resolve,illegal":
+    each word before a colon means the words after it."""
+    table: dict[str, tuple[str, ...]] = {}
+    waiting: list[str] = []
+    for item in text.split():
+        word, _, meaning = item.partition(":")
+        waiting.append(word)
+        if meaning:
+            table.update(dict.fromkeys(waiting, tuple(meaning.split(","))))
+            waiting = []
+    return table
 
 
 def verbs_of(text: str) -> dict[str, str]:
@@ -773,6 +790,12 @@ LANGUAGES: dict[str, Language] = {
             "became:become ran:run hid:hide hidden:hide blew:blow fell:fall fallen:fall "
             "found:find chose:choose spent:spend sent:send struck:strike ate:eat eaten:eat "
             "knew:know known:know wrote:write written:write bought:buy"
+        ),
+        slang=slang_of(
+            "fizzle fizzles fizzled fizzling:resolve,illegal bounce bounces bounced:return,hand "
+            "blink blinks blinked flicker flickers flickered:exile,return tutor tutors "
+            "tutored:search,library etb etbs:enters ltb:leaves sba sbas:state-based "
+            "sac sacs sacked:sacrifice"
         ),
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "
