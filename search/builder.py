@@ -133,7 +133,7 @@ def build(
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
-        if token.isdigit() and (spelt := SPELT_NUMBERS.get(int(token))):
+        if (spelt := spelt_number(token)) is not None:
             alternatives += [_word(field, spelt, 1.0) for field in fields_for("en")]
         if verb := PAST_FORMS.get(token.lower()):  # "drew": the rules' "draw"
             alternatives += [_word(field, verb, 1.0) for field in fields_for("en")]
@@ -192,9 +192,15 @@ def near_pairs(words: list[str]) -> Iterator[tuple[str, str]]:
 def _english_of(token: str, translations: Translations) -> list[str]:
     """A word's English one-word translations (a number is itself)."""
     if token.isdigit():
-        spelt = SPELT_NUMBERS.get(int(token))
+        spelt = spelt_number(token)
         return [token, spelt] if spelt else [token]
     return [term for lang, term in word_translations(token, translations) if lang == "en"][:2]
+
+
+def spelt_number(token: str) -> str | None:
+    """A count in ASCII digits as the English rules spell it ("10": "ten"); None for another
+    number or a digit of another script ("¹" is a digit to str.isdigit, no int)."""
+    return SPELT_NUMBERS.get(int(token)) if token.isascii() and token.isdigit() else None
 
 
 def _analyze(field: str, text: str) -> list[str]:

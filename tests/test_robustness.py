@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from corpus import library
@@ -35,6 +35,8 @@ QUERIES = st.lists(st.one_of(QUERY_PIECES, st.text(max_size=12)), max_size=8).ma
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(QUERIES)
+@example("¹")  # a digit to str.isdigit, no int: the count spelt out ("10": ten) raised
+@example("10 ²")
 def test_no_query_raises(seeds_engine: Engine, query: str):
     """Any query string gives results or a QueryError with a message, nothing else."""
     try:
