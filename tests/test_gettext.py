@@ -525,7 +525,7 @@ def test_po_round_trip_in_place_of_the_original_keeps_every_translation_in_place
         "\nnote: 8 pt translations are not in the catalogue: today's English has no line for"
         " them: example of 118.3c; rules 201.2b, 201.5, 712; glossary entries Converted Mana"
         " Cost, Damage Assignment Order, Tribal, Vancouver Mulligan (`mtgrules stale --lang pt`"
-        " lists the rules)\n" in result.stderr
+        " lists those English removed)\n" in result.stderr
     )
     exported = tmp_path / "mtgrules-pt.po"
     exported.write_text(result.stdout, encoding="utf-8")

@@ -237,7 +237,11 @@ def left_out_note(left_out: list[Record], lang: str) -> str:
             kind if len(listed) == 1 else ("glossary entries" if kind == "glossary" else f"{kind}s")
         )
         said.append(f"{plural} {', '.join(listed[:5])}{more}")
-    rules = f" (`mtgrules stale --lang {lang}` lists the rules)" if "rule" in by_kind else ""
+    rules = (
+        f" (`mtgrules stale --lang {lang}` lists those English removed)"
+        if "rule" in by_kind
+        else ""
+    )
     return (
         f"{len(left_out):,} {lang} translations are not in the catalogue: today's English has no "
         f"line for them: {'; '.join(said)}{rules}"
