@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from corpus.paths import home
@@ -16,6 +18,9 @@ from search.commands.options import (
 from search.query import QueryError, as_number, validate
 from search.safe_text import echo, echo_json
 from search.session import open_engine
+
+if TYPE_CHECKING:
+    from search.engine import Engine
 
 # A search shows so many records of a result per language: a section's heading takes in its
 # rules (603: some forty records in Spanish, a wall for `--limit 3`); `show` shows them all.
@@ -86,9 +91,9 @@ def command(
         raise SystemExit(1)
 
 
-def query_language(engine: object, text: str) -> tuple[str, ...]:
+def query_language(engine: Engine, text: str) -> tuple[str, ...]:
     """The one language a query is written in, when its words say so and it is not English."""
     from search.parse import languages_of
 
-    languages = languages_of(text, engine)  # type: ignore[arg-type]
+    languages = languages_of(text, engine)
     return tuple(languages) if len(languages) == 1 and languages != ["en"] else ()
