@@ -55,40 +55,10 @@ def searched(token: str, stop: Callable[[str], bool] = is_stop_word) -> str | No
 
 # A number as the rules write it in every language: "0", "7", "+1/+1", "-1/-1", "1/1".
 _NUMBER_WORD = re.compile(r"^[+-]?\d+(?:/[+-]?\d+)?$")
-# And as the English rules spell a count ("ten or more poison counters", 704.5c; "seven
-# cards", 103.5): a question types the digits ("10 segnalini veleno").
-SPELT_NUMBERS = dict(
-    enumerate(
-        (
-            "zero",
-            "one",
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-            "fourteen",
-            "fifteen",
-            "sixteen",
-            "seventeen",
-            "eighteen",
-            "nineteen",
-            "twenty",
-        )
-    )
-)
-
-
-# An English irregular past form's verb, as the rules write it ("forgot": forget).
+# A count as the English rules spell it ("10": ten), an irregular past form's verb ("forgot":
+# forget), players' words and the rules' words for them ("bounced": return, hand).
+SPELT_COUNTS = LANGUAGES["en"].spelt_counts
 PAST_FORMS = LANGUAGES["en"].past_forms
-# Players' words and the rules' words for them ("bounced": return, hand).
 SLANG = LANGUAGES["en"].slang
 
 
@@ -133,12 +103,11 @@ def build(
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
-        if (spelt := spelt_number(token)) is not None:
-            alternatives += [_word(field, spelt, 1.0) for field in fields_for("en")]
-        if verb := PAST_FORMS.get(token.lower()):  # "drew": the rules' "draw"
-            alternatives += [_word(field, verb, 1.0) for field in fields_for("en")]
-        for meant in SLANG.get(token.lower(), ()):  # "fizzle": the rules' "resolve", "illegal"
-            alternatives += [_word(field, meant, TRANSLATION_WEIGHT) for field in fields_for("en")]
+        alternatives += [
+            _word(field, english, weight)
+            for english, weight in english_readings(token)
+            for field in fields_for("en")
+        ]
         groups.append(Or([q for q in alternatives if q is not None]))
     groups = [g for g in groups if g.subqueries]
     if not groups:
@@ -197,10 +166,22 @@ def _english_of(token: str, translations: Translations) -> list[str]:
     return [term for lang, term in word_translations(token, translations) if lang == "en"][:2]
 
 
+def english_readings(token: str) -> list[tuple[str, float]]:
+    """What the English rules write for a word of a question, with its weight: a count spelt
+    ("10": ten), an irregular past form's verb ("drew": draw), a player's word's meaning
+    ("fizzle": resolve, illegal; weighed as a translation)."""
+    word = token.lower()
+    readings = [(w, 1.0) for w in (spelt_number(token), PAST_FORMS.get(word)) if w]
+    return readings + [(meant, TRANSLATION_WEIGHT) for meant in SLANG.get(word, ())]
+
+
 def spelt_number(token: str) -> str | None:
     """A count in ASCII digits as the English rules spell it ("10": "ten"); None for another
-    number or a digit of another script ("¹" is a digit to str.isdigit, no int)."""
-    return SPELT_NUMBERS.get(int(token)) if token.isascii() and token.isdigit() else None
+    number or a digit of another script ("¹" is a digit to str.isdigit, no int) or a long one
+    (int() refuses 5,000 digits)."""
+    if not (token.isascii() and token.isdigit() and len(token) <= 2):
+        return None
+    return SPELT_COUNTS[int(token)] if int(token) < len(SPELT_COUNTS) else None
 
 
 def _analyze(field: str, text: str) -> list[str]:

@@ -422,25 +422,28 @@ class Engine:
         """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
         concept in any language ("azione generata dallo stato": State-Based Actions), or a
         word of a list (Wizard: the creature types, 205.3m)."""
-        from corpus.model.words import plural
-
-        named = {fold(query.named)}
-        for concept in self._concepts_named(query.named, query.asked):
-            named |= {fold(concept), fold(plural(concept))}
+        named = {fold(query.named), *self._names(self._concepts_named(query.named, query.asked))}
         keys = {key for key in scores if fold(key) in named}
-        headed = {result_key(key) for name in named for key in self.versions.headed(name)}
-        headed |= {key for name in named for key in self.versions.listing(name)}
+        headed = self._headed(named) | {k for name in named for k in self.versions.listing(name)}
         return keys | (headed & set(scores)) | (infractions & set(scores))
 
     def _concept_rules(self, query: Query) -> set[str]:
         """The rules headed by the concept a whole query names through the term base, in any
         language ("ação baseada no estado": 704, State-Based Actions), though its words found
         only texts that use the term (306.9 "…ação baseada-no-estado", hyphenated)."""
-        from corpus.model.words import plural
-
         if not query.named:
             return set()
-        names = {fold(n) for c in self.termbase.named_by(query.named) for n in (c, plural(c))}
+        return self._headed(self._names(self.termbase.named_by(query.named)))
+
+    @staticmethod
+    def _names(concepts: Iterable[str]) -> set[str]:
+        """Concepts as headings write them, folded: singular and plural ("state-based actions")."""
+        from corpus.model.words import plural
+
+        return {fold(name) for concept in concepts for name in (concept, plural(concept))}
+
+    def _headed(self, names: Iterable[str]) -> set[str]:
+        """The keys of the rules and entries headed by these folded names."""
         return {result_key(key) for name in names for key in self.versions.headed(name)}
 
     def _keyword_sections(self, query: Query) -> set[str]:

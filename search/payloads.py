@@ -1020,7 +1020,7 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
         "also_changed": [
             {"lang": lang, "key": key, "kind": kind}
             for lang in langs
-            for key, kind in changed_besides_rules(records, lang)
+            for key, kind in changed_besides_rules(records, english, lang)
         ],
         "notes": _compared_long_before(translated, list(english)),
     }

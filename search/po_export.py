@@ -21,6 +21,8 @@ from corpus.model.documents import doc_of_key
 from corpus.model.languages import LANGUAGES
 from corpus.model.records import Record
 
+LINE_KINDS = ("rule", "example", "note", "glossary")  # the CR's lines a catalogue translates
+
 
 @dataclass(frozen=True)
 class Translated:
@@ -70,13 +72,10 @@ def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | Non
         "Plural-Forms": "nplurals=2; plural=(n != 1);",
         "X-Generator": f"mtgrules {version('mtgrules')}",
     }
-    ordinals: Counter[tuple[str, str]] = Counter()
     glossary_started = False
-    for record in sorted(today, key=lambda r: r.seq):
-        if record.kind not in ("rule", "example", "note", "glossary"):
+    for (_, _, ordinal), record in _lines(today).items():
+        if record.kind not in LINE_KINDS:
             continue
-        ordinal = ordinals[record.key, record.kind]
-        ordinals[record.key, record.kind] += 1
         if record.kind == "glossary" and not glossary_started:
             glossary_started = True
             po.append(polib.POEntry(msgctxt="heading: glossary", msgid="Glossary", msgstr=""))
@@ -96,27 +95,24 @@ def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | Non
     return po.__unicode__()
 
 
-def changed_besides_rules(records: Sequence[Record], lang: str) -> list[tuple[str, str]]:
+def changed_besides_rules(
+    records: Sequence[Record], english: dict[str, list[Record]], lang: str
+) -> list[tuple[str, str]]:
     """(key, kind) of a language's translated examples, notes and glossary entries whose
     English changed since the edition the translation follows (the lines the catalogue marks
-    fuzzy besides the rules `stale` lists), in the newest edition's order."""
-    records = [r for r in records if doc_of_key(r.key) == "cr"]
-    english = by_edition(records, "en")
-    if not english:
-        return []
+    fuzzy besides the rules `stale` lists), in the newest edition's order. `records`: the
+    CR's; `english`: its English editions' (by_edition)."""
     newest = max(english)
     found = _translations(records, lang, english, newest, [])
-    ordinals: Counter[tuple[str, str]] = Counter()
-    changed: list[tuple[str, str]] = []
-    for record in sorted(english[newest], key=lambda r: r.seq):
-        if record.kind not in ("example", "note", "glossary"):
-            continue
-        ordinal = ordinals[record.key, record.kind]
-        ordinals[record.key, record.kind] += 1
-        items = found.get((record.key, record.kind, ordinal), [])
-        if any(i.english is not None and _differs(i.english, record) for i in items):
-            changed.append((record.key, record.kind))
-    return changed
+    return [
+        (record.key, record.kind)
+        for (_, kind, ordinal), record in _lines(english[newest]).items()
+        if kind in ("example", "note", "glossary")
+        and any(
+            item.english is not None and _differs(item.english, record)
+            for item in found.get((record.key, record.kind, ordinal), [])
+        )
+    ]
 
 
 def _entry(english: Record, ordinal: int, item: Translated | None):  # -> polib.POEntry
@@ -257,6 +253,7 @@ def _translations(
 
 
 def _lines(records: Sequence[Record]) -> dict[tuple[str, str, int], Record]:
+    """Each record by (key, kind, its ordinal among its key's records of its kind), in order."""
     seen: Counter[tuple[str, str]] = Counter()
     out = {}
     for record in sorted(records, key=lambda r: r.seq):

@@ -10,7 +10,7 @@ import os
 import re
 import sys
 import textwrap
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import click
@@ -147,34 +147,29 @@ def breaks(record: StoredRecord) -> list[int]:
         for head in (title, f"{record.key.partition(' ')[2]} {title}")
         if title and text.startswith(head + " ")
     ][:1]
-    steps: list[int] = []
-    expected = 1
-    for step in _STEP.finditer(text):
-        if int(step[1]) in (expected, 1):  # the next step, or another list's first
-            steps.append(step.start())
-            expected = int(step[1]) + 1
-    lettered = _lettered(text)
     return sorted(
         {
             *heads,
-            *(steps if len(steps) >= 2 else []),
+            *_listed(_STEP.finditer(text), int),
+            *_listed(_LETTER.finditer(text), lambda letter: ord(letter) - ord("A") + 1),
             *_table_rows(text),
             *(bullet.start() for bullet in _BULLET.finditer(text)),
             *(at for head in _SUBHEADING.finditer(text) for at in (head.start(), head.end(1))),
-            *(lettered if len(lettered) >= 2 else []),
         }
     )
 
 
-def _lettered(text: str) -> list[int]:
-    """The spaces before an examples list's letters (" B. A player…"), in order from A."""
+def _listed(items: Iterable[re.Match[str]], place: Callable[[str], int]) -> list[int]:
+    """The spaces before a list's items (" 2. Players shuffle…", " B. A player…"), each the
+    next one or another list's first (`place`: an item's mark counted from 1); none for a
+    single item, which is no list."""
     places: list[int] = []
-    expected = "A"
-    for letter in _LETTER.finditer(text):
-        if letter[1] == expected:
-            places.append(letter.start())
-            expected = chr(ord(expected) + 1)
-    return places
+    expected = 1
+    for item in items:
+        if place(item[1]) in (expected, 1):
+            places.append(item.start())
+            expected = place(item[1]) + 1
+    return places if len(places) >= 2 else []
 
 
 def _table_rows(text: str) -> list[int]:

@@ -29,9 +29,7 @@ class Result:
         """The title its records give (the first of `langs` that has one, when given: "205.4 —
         Supertipi" for --show it), or its part's."""
         titled = [r for r in self.records if r.title]
-        preferred = sorted(
-            (r for r in titled if r.lang in langs), key=lambda r: list(langs).index(r.lang)
-        )
+        preferred = [r for lang in langs for r in titled if r.lang == lang]
         return next((r.title for r in [*preferred, *titled]), None) or self.part_title
 
     def penalty(self) -> str | None:

@@ -73,6 +73,9 @@ class Language:
     # Players' words for what the rules say otherwise, each with the rules' words ("fizzle":
     # a spell that doesn't resolve, its targets illegal, 608.2b; "bounce": return to hand).
     slang: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # The counts as the rules spell them, from zero ("ten or more poison counters", 704.5c):
+    # a question types the digits ("10 segnalini veleno").
+    spelt_counts: tuple[str, ...] = ()
     # The tournament words that ask a judge without naming what about ("penalità", "juge",
     # "torneo", "REL"): every part of the judge documents has them.
     asking_words: frozenset[str] = frozenset()
@@ -99,6 +102,11 @@ def slang_of(text: str) -> dict[str, tuple[str, ...]]:
 def verbs_of(text: str) -> dict[str, str]:
     """Past forms and their verbs, written "drew:draw forgot:forget"."""
     return dict(pair.split(":") for pair in text.split())
+
+
+def words_in(text: str) -> tuple[str, ...]:
+    """The words of a text, in order: a table's word list written as prose."""
+    return tuple(text.split())
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -788,7 +796,7 @@ LANGUAGES: dict[str, Language] = {
             "gotten:get told:tell said:say kept:keep brought:bring fought:fight stole:steal "
             "stolen:steal threw:throw thrown:throw shown:show went:go gone:go came:come "
             "became:become ran:run hid:hide hidden:hide blew:blow fell:fall fallen:fall "
-            "found:find chose:choose spent:spend sent:send struck:strike ate:eat eaten:eat "
+            "found:find spent:spend sent:send struck:strike ate:eat eaten:eat "
             "knew:know known:know wrote:write written:write bought:buy"
         ),
         slang=slang_of(
@@ -796,6 +804,10 @@ LANGUAGES: dict[str, Language] = {
             "blink blinks blinked flicker flickers flickered:exile,return tutor tutors "
             "tutored:search,library etb etbs:enters ltb:leaves sba sbas:state-based "
             "sac sacs sacked:sacrifice"
+        ),
+        spelt_counts=words_in(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
         ),
         variant_words=word_set(
             "multiplayer multi-player commander commanders edh brawl team teams teammate "

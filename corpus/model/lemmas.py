@@ -77,12 +77,10 @@ class Lemmas:
         if not language:
             return ()
         folded = fold(word)
-        found = language.get("lemmas", folded)
-        for verb in () if found else without_enclitics(folded, lang):
-            found = language.get("lemmas", verb)
-            if found:
-                break
-        return found
+        for form in (folded, *without_enclitics(folded, lang)):
+            if found := language.get("lemmas", form):
+                return found
+        return ()
 
     def forms(self, lemma: str, lang: str) -> tuple[str, ...]:
         """Every written form of a lemma ("morire" it -> muore, morì, …), itself included."""

@@ -64,9 +64,9 @@ def command(rebuild: bool, as_json: bool) -> None:
 def meaning_state(folder: Path) -> str:
     """Whether the build's vectors are "ready", being prepared ("preparing": an embedder is
     at work, started here if none was) or not wanted ("off": MTGRULES_MEANING=off)."""
-    from indexer.vectors import mode, ready
+    from indexer.vectors import mode
     from search.meaning import preparing
 
     if mode() == "off":
         return "off"
-    return "preparing" if preparing(folder, home()) else "ready" if ready(folder) else "off"
+    return "preparing" if preparing(folder, home()) else "ready"  # wanted, not missing: there
