@@ -60,6 +60,7 @@ _NUMBER_WORD = re.compile(r"^[+-]?\d+(?:/[+-]?\d+)?$")
 SPELT_COUNTS = LANGUAGES["en"].spelt_counts
 PAST_FORMS = LANGUAGES["en"].past_forms
 SLANG = LANGUAGES["en"].slang
+BROADER = LANGUAGES["en"].broader
 
 
 def build(
@@ -103,6 +104,12 @@ def build(
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
         for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
             alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
+            if lang == "en" and term.lower() in BROADER:  # "criatura": creature, permanent
+                alternatives += [
+                    _word(field, broader, TRANSLATION_WEIGHT)
+                    for broader in BROADER[term.lower()]
+                    for field in fields_for("en")
+                ]
         alternatives += [
             _word(field, english, weight)
             for english, weight in english_readings(token)
@@ -169,10 +176,12 @@ def _english_of(token: str, translations: Translations) -> list[str]:
 def english_readings(token: str) -> list[tuple[str, float]]:
     """What the English rules write for a word of a question, with its weight: a count spelt
     ("10": ten), an irregular past form's verb ("drew": draw), a player's word's meaning
-    ("fizzle": resolve, illegal; weighed as a translation)."""
+    ("fizzle": resolve, illegal) or the broader word the rules use ("creature": permanent),
+    those two weighed as a translation."""
     word = token.lower()
     readings = [(w, 1.0) for w in (spelt_number(token), PAST_FORMS.get(word)) if w]
-    return readings + [(meant, TRANSLATION_WEIGHT) for meant in SLANG.get(word, ())]
+    meant = [*SLANG.get(word, ()), *BROADER.get(word, ())]
+    return readings + [(w, TRANSLATION_WEIGHT) for w in meant]
 
 
 def spelt_number(token: str) -> str | None:

@@ -134,6 +134,17 @@ def test_a_brief_list_is_in_the_querys_language(full: Path):
     assert any(line.startswith("205.4d — Any permanent") for line in shown)
 
 
+def test_a_question_about_creatures_finds_the_rule_about_permanents(full: Path):
+    """ "two legendary creatures with the same name": the legend rule says "legendary
+    permanents" (704.5j); a creature is also searched as the permanent it is, in any language."""
+    for question in (
+        "two legendary creatures with the same name",
+        "due creature leggendarie con lo stesso nome",
+    ):
+        keys = [r["key"] for r in run_json("search", question)["results"]]
+        assert "704.5j" in keys[:3], (question, keys[:5])
+
+
 def test_a_search_shows_a_sections_first_rules_and_says_how_to_show_the_rest(full: Path):
     """`search "Handling Triggered Abilities"`: 603 takes in its rules, a wall for one result;
     a search prints twelve records per language, then how many more and `mtgrules show 603`,

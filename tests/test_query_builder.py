@@ -69,6 +69,15 @@ def test_a_players_word_is_also_searched_as_the_rules_words(seeds_engine: Engine
     assert {"return", "hand"} <= english("the blocker got bounced")
 
 
+def test_a_creature_is_also_searched_as_a_permanent(seeds_engine: Engine):
+    """The rules say "permanent" where a question says "creature" (704.5j's "legendary
+    permanents", 514.2's damage "marked on permanents"): typed in English or reached through a
+    translation ("creature", Italian "creature"), weighed as a translation; "land" is not."""
+    for query in ("legendary creature", "creature leggendarie"):
+        assert Term("text_en", "perman", boost=0.5) in leaves(seeds_engine.query(query)[0])
+    assert not {t for t in leaves(seeds_engine.query("legendary land")[0]) if t.text == "perman"}
+
+
 def test_more_than_allowed_in_stop_words_is_the_word_extra(seeds_engine: Engine):
     """ "de más", "in più", "a mais" are stop words alone: a query reads each as "extra", so
     "robó una carta de más" keeps what sets it apart from "robó una carta"."""

@@ -73,6 +73,10 @@ class Language:
     # Players' words for what the rules say otherwise, each with the rules' words ("fizzle":
     # a spell that doesn't resolve, its targets illegal, 608.2b; "bounce": return to hand).
     slang: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # A word and the rules' broader word for what it names: a creature is a permanent, and the
+    # rule that answers a question about two legendary creatures says "legendary permanents"
+    # (704.5j), as damage on creatures is removed from "permanents" (514.2).
+    broader: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # The counts as the rules spell them, from zero ("ten or more poison counters", 704.5c):
     # a question types the digits ("10 segnalini veleno").
     spelt_counts: tuple[str, ...] = ()
@@ -805,6 +809,7 @@ LANGUAGES: dict[str, Language] = {
             "tutored:search,library etb etbs:enters ltb:leaves sba sbas:state-based "
             "sac sacs sacked:sacrifice"
         ),
+        broader=slang_of("creature creatures:permanent"),
         spelt_counts=words_in(
             "zero one two three four five six seven eight nine ten eleven twelve thirteen "
             "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
