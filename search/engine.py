@@ -238,6 +238,9 @@ class Engine:
             own = self._ranked(without_asking_words(query), judged, limit, infractions)
             general = self._ranked(query, filters, limit, infractions)
             return own.followed_by(general, limit, JUDGE_FIRST)
+        if query.tournament and filters.docs and set(filters.docs) <= set(JUDGE):
+            # Asked of the judge documents alone (--doc ipg,mtr): as the judge pass above.
+            query = without_asking_words(query)
         return self._ranked(query, filters, limit, infractions)
 
     def _ranked(

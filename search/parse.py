@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Protocol
 
-from corpus.model.documents import LEVEL_WORDS, PENALTIES
+from corpus.model.documents import LEVEL_WORDS, PENALTIES, PENALTY_WORDS
 from corpus.model.languages import LANGUAGES
 from search.query import (
     ELISION,
@@ -150,9 +150,12 @@ def is_about_a_tournament(text: str) -> bool:
 def without_asking_words(query: Query) -> Query:
     """A tournament's question as the judge documents are searched for it: without the words
     that only ask a judge ("pénalité", "REL compétitif"), which every part of those documents
-    has (their introductions first); unchanged when nothing else is left."""
+    has (their introductions first); unchanged when nothing else is left, or one word beside
+    the levels ("the difference between regular and competitive REL" is about the levels).
+    "cheating penalty" is asked "cheating": with "penalty", the IPG's penalty chapters came first."""
     words = tuple(w for w in query.words if not asks(w))
-    if len(words) < 2 or len(words) == len(query.words):
+    levels = any(plain_word(w) in level for w in query.words for level in LEVEL_WORDS.values())
+    if not words or len(words) == len(query.words) or (len(words) == 1 and levels):
         return query
     kept = [t for t in TOKEN.findall(query.text) if not asks(t)]
     return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)
@@ -175,9 +178,12 @@ def names_a_variant(text: str) -> bool:
 
 def level_document(text: str) -> str | None:
     """The judge document of the tournament level a query names ("en REL Regular": jar,
-    "a competitive": ipg; corpus.model.documents.LEVEL_WORDS), if it names one only."""
+    "a competitive": ipg; corpus.model.documents.LEVEL_WORDS), if it names one only; at no
+    level, the IPG for a penalty ("cheating penalty")."""
     words = set(plain_words(text))
     named = [doc for doc, level in LEVEL_WORDS.items() if words & level]
+    if not named and words & PENALTY_WORDS:
+        return "ipg"
     return named[0] if len(named) == 1 else None
 
 

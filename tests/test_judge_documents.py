@@ -344,6 +344,23 @@ def test_search_by_document(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -
     assert {"ipg", "jar"} <= {r["document"] for r in everywhere["results"]}
 
 
+def test_a_penalty_asked_is_the_infractions_with_or_without_doc(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "cheating penalty": the IPG's infraction first (IPG 4.8 was missing: "penalty" found the
+    IPG's chapters on penalties), above the MTR's section; the same among `--doc ipg,mtr`
+    ("outside assistance penalty" had Appendix A and IPG 1 first there)."""
+    assert found(judge_home, monkeypatch, "cheating penalty")[:2] == ["IPG 4.8", "MTR 5.1"]
+    for doc in ((), ("--doc", "ipg,mtr")):
+        keys = [
+            r["key"]
+            for r in json.loads(
+                run(judge_home, monkeypatch, "search", "outside assistance penalty", *doc, "--json")
+            )["results"]
+        ]
+        assert keys[:2] == ["IPG 3.2", "MTR 5.6"], (doc, keys[:5])
+
+
 def test_diff_between_two_mtr_editions(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sections whose text changed between two editions, and none that did not."""
     payload = json.loads(

@@ -128,9 +128,11 @@ def test_a_judges_question_is_searched_without_the_words_that_only_ask(seeds_eng
     assert searched.meant == asked.text
     alone = parse("penalità torneo", seeds_engine)
     assert without_asking_words(alone) == alone
-    # One word left ("difference"): the question is about the levels themselves.
+    # One word left beside the levels ("difference"): the question is about the levels; one
+    # beside a penalty is what the judge documents are asked.
     levels = parse("what is the difference between regular and competitive REL", seeds_engine)
     assert without_asking_words(levels) == levels
+    assert without_asking_words(parse("cheating penalty", seeds_engine)).words == ("cheating",)
 
 
 @pytest.mark.parametrize(

@@ -469,15 +469,18 @@ def test_a_tournament_outcome_starts_with_the_judge_documents_own_best():
 
 def test_a_tournament_level_named_asks_the_document_it_is_judged_by():
     """ "en REL Regular…", "at FNM", "torneo casual", a prerelease: the JAR; "a competitive":
-    the IPG; a query naming both levels, or none, prefers neither. Asked so, the JAR's part
-    outranks the IPG's infraction that shares its words."""
+    the IPG; a query naming both levels, or none, prefers neither, unless it asks for a penalty
+    (the IPG's: the JAR gives none). Asked so, the JAR's part outranks the IPG's infraction
+    that shares its words."""
     assert level_document("en REL Regular, ¿cuándo se descalifica a un jugador?") == "jar"
     assert level_document("torneo casual, l'avversario si è scordato un innesco") == "jar"
     assert level_document("a competitive un giocatore pesca otto carte") == "ipg"
     assert level_document("en la presentación mi rival casi no baraja") == "jar"  # prerelease
     assert level_document("at a prerelease my opponent drew an extra card") == "jar"
     assert level_document("regular or competitive, what changes?") is None
-    assert level_document("quelle pénalité pour une decklist illégale") is None
+    assert level_document("quelle pénalité pour une decklist illégale") == "ipg"
+    assert level_document("penalty at regular or competitive?") is None
+    assert level_document("my opponent forgot a trigger") is None
     fused = {"IPG 2.3": 0.020, "JAR a-player-makes-an-in-game-error-not": 0.015, "104.1": 0.016}
     judged = rank.judge_documents_first(fused, True, "jar")
     assert rank.in_order(judged) == ["JAR a-player-makes-an-in-game-error-not", "IPG 2.3", "104.1"]

@@ -29,6 +29,27 @@ LAYOUTS = {
     "judging-at-regular": "jar",
 }
 
+# A penalty asked for at no level named is the IPG's: the JAR gives none, and the MTR's
+# sections tell procedure ("cheating penalty": IPG 4.8 before MTR 5.1).
+PENALTY_WORDS = frozenset(
+    {
+        "penalty",
+        "penalties",
+        "penalità",
+        "penalita",
+        "penalizzazione",
+        "pénalité",
+        "pénalités",
+        "penalite",
+        "penalización",
+        "penalizacion",
+        "penalizaciones",
+        "penalidad",
+        "penalidade",
+        "penalidades",
+    }
+)
+
 # The IPG's penalties, as it writes them after an infraction's name; judges name them so in
 # every language ("après une game loss…").
 PENALTIES = ("No Penalty", "Warning", "Game Loss", "Match Loss", "Disqualification")
