@@ -152,7 +152,7 @@ def without_asking_words(query: Query) -> Query:
     that only ask a judge ("pénalité", "REL compétitif"), which every part of those documents
     has (their introductions first); unchanged when nothing else is left, or one word beside
     the levels ("the difference between regular and competitive REL" is about the levels).
-    "cheating penalty" is asked "cheating": with "penalty", the IPG's penalty chapters came first."""
+    "cheating penalty" is asked "cheating": with "penalty", the penalty chapters came first."""
     words = tuple(w for w in query.words if not asks(w))
     levels = any(plain_word(w) in level for w in query.words for level in LEVEL_WORDS.values())
     if not words or len(words) == len(query.words) or (len(words) == 1 and levels):
