@@ -92,6 +92,13 @@ def search(
                 f"no {named_documents(filters.docs)} text matches it; {having_it} does: "
                 "search without --doc"
             )
+    elif not results and number and (other := _left_out_by_doc(part, filters)):
+        # "702.19 --doc mtr": the CR has it; "IPG 3.1 --doc cr": the IPG has it.
+        what = f"a part of the {other.upper()}" if part else "a CR rule number"
+        payload["note"] = (
+            f"{text.strip()} is {what}, not of the {', '.join(d.upper() for d in filters.docs)}:"
+            f" search without --doc, or with --doc {other}"
+        )
     elif not results and number:
         payload["note"] = (
             f"no rule {text.strip()} in the library (`mtgrules sources` lists what it holds)"
@@ -259,6 +266,13 @@ def show(
                 400,
             )
     else:
+        if filters.docs and "cr" not in filters.docs:  # "the IPG has no 704.5j" would be false
+            asked_docs = ", ".join(d.upper() for d in filters.docs)
+            raise Problem(
+                f"{number.number} is a CR rule number, not of the {asked_docs}: show it without"
+                " --doc, or with --doc cr",
+                400,
+            )
         results, asked = _numbered(engine, number, filters)
     if not results:
         raise Problem(_nothing_shown(engine, rule, filters), 404)
@@ -466,6 +480,13 @@ def _no_such_part(engine: Engine, asked: str, part: str) -> str:
         return (
             f"the {name} in the library has no {part}: its sections are not lettered "
             f"(`mtgrules show {quote(lettered)}`)"
+        )
+    section = f"{name} {'.'.join(number.split('.')[:2])}"
+    if number.count(".") > 1 and section in found:
+        # "MTR 2.3.1": the section is there, with no numbered parts (none has any).
+        return (
+            f"the {name} in the library has no {part}: its sections have no numbered parts "
+            f"(`mtgrules show {quote(section)}`)"
         )
     chapter = f"{name} {number.partition('.')[0]}"
     sections = [key for key in keys if key.startswith(f"{chapter}.")]
@@ -790,6 +811,13 @@ def _judge_part_asked(rule: str, doc: str) -> str:
         fix = f"; compare its editions with --doc {other}"
         raise _part_of_another(repr(rule), other, [doc.upper()], fix)
     return wanted
+
+
+def _left_out_by_doc(part: str | None, filters: Filters) -> str | None:
+    """The document of a judge document's part, or the CR's for a rule number (`part` None),
+    when --doc leaves it out ("702.19 --doc mtr": cr)."""
+    doc = doc_of_key(part) if part else "cr"
+    return doc if filters.docs and doc not in filters.docs else None
 
 
 def _part_of_another(part: str, doc: str, asked: Sequence[str], fix: str) -> Problem:

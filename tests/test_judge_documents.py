@@ -548,6 +548,32 @@ def test_a_judge_diff_in_another_language_says_the_document_is_english_only(
     assert "IPG 3.1 is a part of the IPG, not of the CR: show it without --doc" in result.stderr
 
 
+def test_a_number_left_out_by_doc_is_said_to_be_another_documents(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show 704.5j --doc ipg` and `search 702.19 --doc mtr` said "no rule … in the library":
+    it is the CR's, which --doc leaves out (show: exit 2; search: nothing found, exit 1); the
+    same for `search "IPG 3.1" --doc cr`."""
+    said = refused(judge_home, monkeypatch, "show", "704.5j", "--doc", "ipg", code=2)
+    assert "704.5j is a CR rule number, not of the IPG: show it without --doc" in said
+    said = refused(judge_home, monkeypatch, "search", "702.19", "--doc", "mtr")
+    assert "702.19 is a CR rule number, not of the MTR: search without --doc" in said
+    said = refused(judge_home, monkeypatch, "search", "IPG 3.1", "--doc", "cr")
+    assert "IPG 3.1 is a part of the IPG, not of the CR: search without --doc" in said
+
+
+def test_a_section_numbered_deeper_than_the_document_names_its_section(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "MTR 2.3.1"` said "no MTR 2-3-1": the number as written, and the section it is
+    under, which has no numbered parts."""
+    said = refused(judge_home, monkeypatch, "show", "MTR 2.3.1")
+    assert said == (
+        "error: the MTR in the library has no MTR 2.3.1: its sections have no numbered parts "
+        "(`mtgrules show 'MTR 2.3'`)\n"
+    )
+
+
 def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -126,7 +126,7 @@ REGULAR_COUNTERPARTS = {
 _PREFIX = r"^(mtr|ipg|jar)(?![a-z])\s*"
 _PREFIX_FIRST = frozenset("mMiIjJ\u0130\u0131")
 # A chapter or section ("2", "2.3"), or a section lettered as a CR subrule is ("2.1a").
-_NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2})([a-zA-Z])?)?\.?$")
+_NUMBER = re.compile(r"^(\d{1,2})(?:\.(\d{1,2})((?:\.\d{1,3})*)([a-zA-Z])?)?\.?$")
 _SLUG = re.compile(r"[^\w]+")
 _SECTION_WORD = re.compile(
     r"^(?:§|[-–—]|(?:section|sezione|secci[oó]n|se[çc][ãa]o)\b\.?)\s*", re.IGNORECASE
@@ -184,10 +184,13 @@ def written_key(text: str) -> str | None:
     if number:
         # "IPG 2.1a", as a CR subrule is written: no judge document letters its sections, so
         # the key says what was asked ("no IPG 2.1a"), not a slug of it ("2-1a").
-        chapter, section, letter = number.groups()
+        # "MTR 2.3.1", deeper than any judge document numbers: the key as written, so the
+        # message names it and the section it is under ("no MTR 2.3.1"), not "2-3-1".
+        chapter, section, deeper, letter = number.groups()
         lettered = (letter or "").lower()
         return key(
-            doc, f"{int(chapter)}.{int(section)}{lettered}" if section else str(int(chapter))
+            doc,
+            f"{int(chapter)}.{int(section)}{deeper}{lettered}" if section else str(int(chapter)),
         )
     if doc == "jar" and rest.casefold().startswith("jar "):
         rest = rest[4:]
@@ -212,7 +215,7 @@ def sort_key(key_: str) -> tuple[int, int, int, str]:
     part = key_[4:]
     number = _NUMBER.match(part)
     if number:
-        chapter, section, _ = number.groups()
+        chapter, section, *_ = number.groups()
         return (base + int(chapter), int(section) if section else -1, 0, "")
     if part.startswith("appendix-"):
         return (base + 500, 0, 0, part)
