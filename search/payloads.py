@@ -845,8 +845,23 @@ def _span(
 ) -> tuple[str, str]:
     """--from and --to as loaded editions (newer first is a diff backwards: what the newer
     edition added is removed); a usage error when they name two editions where the document
-    has only one."""
-    old, new = (_edition(editions, d, o) for d, o in ((from_, "--from"), (to, "--to")))
+    has only one. Without --to, the newest edition; without --from, the one before --to (as the
+    web's diff page)."""
+    loaded = list(editions)
+    old = _edition(editions, from_, "--from") if from_ else ""
+    new = _edition(editions, to, "--to") if to else (loaded[-1] if loaded else "")
+    if not from_:
+        earlier = [e for e in loaded if e < new]
+        if not earlier:
+            having = (
+                f"no edition before {new}"
+                if len(loaded) > 1
+                else f"one edition ({new})"
+                if loaded
+                else "no edition"
+            )
+            raise Problem(f"{what} has {having} here: nothing to compare{hint}", 400)
+        return earlier[-1], new
     if old == new and len(editions) == 1 and from_ != to:
         raise Problem(
             f"{what} has one edition here ({old}): --from {from_} and --to {to} both read as "

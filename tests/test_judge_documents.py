@@ -361,6 +361,23 @@ def test_a_penalty_asked_is_the_infractions_with_or_without_doc(
         assert keys[:2] == ["IPG 3.2", "MTR 5.6"], (doc, keys[:5])
 
 
+def test_a_diff_without_editions_compares_the_two_newest(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff --doc mtr "MTR 3.7"` (it was "Missing option '--from'"): the newest edition and
+    the one before, as the web's diff page; `--to` alone, the one before it; the JAR's one
+    edition, nothing to compare (exit 2)."""
+    out = run(judge_home, monkeypatch, "diff", "--doc", "mtr", "MTR 3.7")
+    assert out.splitlines()[:2] == [
+        "MTR en 2024-12-16 → 2025-11-10: 1 change",
+        "changed        MTR 3.7 → MTR 3.7",
+    ]
+    out = run(judge_home, monkeypatch, "diff", "--doc", "mtr", "--to", "2024-12-16")
+    assert out.startswith("MTR en 2024-09-23 → 2024-12-16: ")
+    said = refused(judge_home, monkeypatch, "diff", "--doc", "jar", code=2)
+    assert "the JAR has one edition (2024-09-23) here: nothing to compare" in said
+
+
 def test_diff_between_two_mtr_editions(judge_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sections whose text changed between two editions, and none that did not."""
     payload = json.loads(

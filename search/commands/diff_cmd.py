@@ -20,10 +20,17 @@ from search.session import library_records
 
 @click.command("diff")
 @click.option(
-    "--from", "from_", required=True, type=EDITION, metavar="DATE", help="The older edition."
+    "--from",
+    "from_",
+    type=EDITION,
+    metavar="DATE",
+    help="The older edition (default: the one before --to).",
 )
 @click.option(
-    "--to", required=True, type=EDITION, metavar="DATE", help="The newer edition (or latest)."
+    "--to",
+    type=EDITION,
+    metavar="DATE",
+    help="The newer edition, or latest (default: the newest).",
 )
 @lang_option("The editions' language (default en); a comma list gives one diff per language.")
 @click.option(
@@ -41,8 +48,8 @@ from search.session import library_records
 @click.argument("words", nargs=-1, metavar="[RULE]", callback=utf8_words)
 @json_option
 def command(
-    from_: str,
-    to: str,
+    from_: str | None,
+    to: str | None,
     langs: tuple[str, ...],
     ignore_typography: bool,
     words: tuple[str, ...],
@@ -57,7 +64,13 @@ def command(
     doc = doc.lower()
     with problems_as_errors():
         payload = payloads.diff(
-            library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography, doc
+            library_records(langs or ("en",)),
+            from_ or "",
+            to or "",
+            langs,
+            rule,
+            ignore_typography,
+            doc,
         )
     if as_json:
         echo_json(payload)
