@@ -196,6 +196,41 @@ def test_spanish_cr_follows_english_2025_11_14_by_numbering(spanish_home: Path):
     assert "follows English 2025-11-14 by numbering: 3,238 of 3,239 numbers; newest English " in out
 
 
+@pytest.fixture(scope="module")
+def without_its_edition(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Path:
+    """The Spanish CR (numbered as English 2025-11-14) beside English 2026-06-19 and 2026-08-07
+    only: 2026-06-19 put a new section 723 in, so sections 722 up are numbered one later."""
+    from conftest import _library_with_spanish
+
+    return _library_with_spanish(
+        tmp_path_factory, shared_data, "without-its-edition", ["20260619", "20260807"]
+    )
+
+
+@pytest.mark.shared_data
+def test_a_translation_numbered_as_an_edition_not_loaded_is_paired_by_section(
+    without_its_edition: Path,
+):
+    """Following 2026-06-19 by numbering (3,176 of 3,239 numbers), the Spanish 724 (the monarch)
+    stood beside English 724 ("Ending Turns and Phases") and the term base learned "iniciativa"
+    for monarch: its sections 722-732 are told by their rules' places and lengths and keyed as
+    723-733; `sources` says so and how to pair them exactly."""
+    _, out = run(without_its_edition, "show", "725.1", "--json")
+    texts = {r["lang"]: r["text"] for r in json.loads(out)["results"][0]["records"]}
+    assert texts["en"].startswith("The monarch is a designation")
+    assert texts["es"].startswith("El Monarca es una designación")
+    _, out = run(without_its_edition, "term", "monarca", "--json")
+    terms = json.loads(out)["concepts"][0]["terms"]
+    spanish = [t["term"] for t in terms if t["lang"] == "es"]
+    assert spanish[0] == "monarca" and "iniciativa" not in spanish
+    _, out = run(without_its_edition, "sources", "--no-dropped")
+    assert (
+        "follows English 2026-06-19 by numbering: 3,176 of 3,239 numbers; sections 722–732 are"
+        " numbered as an English edition not loaded (as 723–733 here, by their rules' places and"
+        " lengths): add the edition it was translated from to pair and date them exactly" in out
+    )
+
+
 @pytest.mark.shared_data
 def test_spanish_cr_keys_rules_by_number_and_joins_the_glossary(spanish_home: Path):
     """≥ 99% of rules keyed by their own number (as the English edition it follows numbers the

@@ -167,7 +167,10 @@ def align_documents(
             continue
         for source in sources:
             if source in follows and follows[source].method in ("numbering", "text"):
-                continue  # numbered as that English edition: keyed by number
+                # Numbered as that English edition: keyed by number, but for the sections
+                # numbered as an edition not loaded (moved_sections).
+                new_keys.update(_moved_keys(source, rules_of(source), follows[source]))
+                continue
             others = {k: [s for s in v if s != source] for k, v in candidates.items()}
             chosen = reference_for(lang, edition or None, {k: v for k, v in others.items() if v})
             reference = [rule for name in chosen for rule in rules_of(name)]
@@ -193,6 +196,22 @@ def align_documents(
             record = record.but(follows=follows[record.source].edition)
         out.append(record)
     return out
+
+
+def _moved_keys(
+    source: str, rules: list[Record], following: Following
+) -> dict[tuple[str, str], tuple[str, Align]]:
+    """Keys for the rules of a translation's sections that the English edition it follows by
+    numbering numbers otherwise (`Following.moved`): the moved section's rule of the same place,
+    keyed as by number."""
+    from corpus.align.moved_sections import moved_key
+
+    moves = dict(following.moved)
+    return {
+        (source, rule.number): (moved_key(rule.number, moves), Align("number", 1.0))
+        for rule in rules
+        if rule.number and section_of(rule.number) in moves
+    }
 
 
 def _misnumbered(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from corpus.model.dates import in_effect
@@ -27,6 +27,9 @@ class Following:
     found: int = 0  # the document's numbers that edition has
     total: int = 0  # the document's numbers
     stated: str | None = None  # the document's own date, when it is what decided
+    # Sections numbered as an edition not loaded: (printed, the followed edition's) sections
+    # (corpus/align/moved_sections.py), keyed and paired as the latter.
+    moved: tuple[tuple[str, str], ...] = ()
 
     def evidence(self) -> str:
         if self.method == "date" and self.stated and self.stated < self.edition:
@@ -41,9 +44,17 @@ class Following:
                 f"follows English {self.edition} by its English text: {self.found:,} of "
                 f"{self.total:,} msgids are that edition's rules word for word"
             )
-        return (
+        evidence = (
             f"follows English {self.edition} by numbering: {self.found:,} of {self.total:,} numbers"
         )
+        if self.moved:
+            (first, to), (last, last_to) = self.moved[0], self.moved[-1]
+            evidence += (
+                f"; sections {first}–{last} are numbered as an English edition not loaded (as"
+                f" {to}–{last_to} here, by their rules' places and lengths): add the edition it"
+                " was translated from to pair and date them exactly"
+            )
+        return evidence
 
 
 def rule_numbers(records: Iterable[Record]) -> set[str]:
@@ -124,8 +135,20 @@ def followings(
             assert followed is not None
             out[source] = Following(followed, "date", stated=stated)
         elif inferred := by_numbering(rule_numbers(group), english):
-            out[source] = inferred
+            out[source] = _with_moves(inferred, group, records)
     return out
+
+
+def _with_moves(following: Following, group: list[Record], records: list[Record]) -> Following:
+    """A document that follows an edition by numbering, with the sections it numbers otherwise
+    (when that edition's English rules are among `records`)."""
+    from corpus.align.moved_sections import moved_sections
+
+    english = [r for r in records if r.lang == "en" and r.edition == following.edition]
+    if not english:
+        return following
+    moves = moved_sections(group, english)
+    return replace(following, moved=tuple(sorted(moves.items()))) if moves else following
 
 
 def by_text(
