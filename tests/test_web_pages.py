@@ -401,6 +401,9 @@ def test_a_messages_command_line_fix_is_said_in_the_pages_words():
         "MTR 3.1 does: search with no document ticked"
     )
     assert str(for_web("add it: `mtgrules add FILE`")) == "add it: <code>mtgrules add FILE</code>"
+    assert str(for_web("no IPG 9.9 in any loaded edition; see `mtgrules sources`")) == (
+        'no IPG 9.9 in any loaded edition; see <a href="/sources">the sources page</a>'
+    )
     # Options a page sets in its address or its boxes, said so (it read "--show es asks for what
     # Italiano ticked leaves out; add es to --lang").
     assert str(for_web("--show es asks for what --lang it,fr leaves out; add es to --lang, or "

@@ -70,6 +70,8 @@ def _command(command: str) -> Markup:
         url = href("history", rest[0])
     elif name == "term" and rest:
         url = href("term", rest[0])
+    elif name == "sources":
+        url = href("sources")
     elif name == "stale":
         # The stale page of the language asked (several: the first; the page picks others).
         url = href("stale", lang=(options.get("--lang") or "").split(",")[0] or None)
@@ -92,6 +94,7 @@ def _command(command: str) -> Markup:
         "history": f"the history of {rest[0] if rest else ''}",
         "stale": "the stale translations page",
         "diff": "the diff page",
+        "sources": "the sources page",
     }.get(name, rest[0] if rest else name)
     return Markup('<a href="{}">{}</a>').format(url, label)
 
