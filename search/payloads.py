@@ -16,6 +16,7 @@ from corpus.align.following import followed, followings
 from corpus.model.dates import resolve_edition, typed_edition
 from corpus.model.documents import (
     DOCUMENTS,
+    PENALTIES,
     doc_of_key,
     doc_of_layout,
     is_english_edition,
@@ -548,6 +549,12 @@ def _chapter_sections(engine: Engine, chapter: str, filters: Filters) -> list[Re
     return _keyed(engine, [f"{chapter}{n:02d}" for n in range(100)], filters)
 
 
+# The IPG defines its penalties in one section ("1.1 Definition of Penalties"), each a
+# run-in heading of it: a penalty named alone is shown there.
+PENALTIES_DEFINED = "definition of penalties"
+PENALTY_NAMES = frozenset(name.casefold() for name in PENALTIES)
+
+
 def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
     """The rules and glossary entries titled so in any language (`arrollar`: 702.19 and the
     glossary's Trample), else titled as its English term (`piétinement`: trample); the rules
@@ -558,6 +565,8 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
         # An infraction's name titles its IPG section after its category ("Tournament Error —
         # Tardiness"): named alone, the section (`show Tardiness`, `show "Outside Assistance"`).
         listed = [k for k in engine.versions.listing(fold(name)) if is_judge_key(k)]
+        if fold(name) in PENALTY_NAMES:  # `show "Game Loss"`: where the IPG defines them
+            listed += [k for k in engine.versions.headed(PENALTIES_DEFINED) if is_judge_key(k)]
         # A designation's rule is headed with its article ("The Monarch", 725): `show Monarch`.
         headed = engine.versions.headed(fold(name)) + engine.versions.headed(f"the {fold(name)}")
         return headed + listed

@@ -309,6 +309,16 @@ def test_show_an_infraction_with_its_penalty(
     )
 
 
+def test_show_a_penalty_by_its_name_in_any_language(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "Game Loss"` was a usage error though `term` knows it: a penalty named alone, in
+    English or by its curated name ("partita persa"), is where the IPG defines it (IPG 1.1)."""
+    for name in ("Game Loss", "match loss", "partita persa"):
+        payload = json.loads(run(judge_home, monkeypatch, "show", name, "--json"))
+        assert payload["results"][0]["key"] == "IPG 1.1", name
+
+
 def test_a_terminal_shows_the_whole_heading_with_the_penalty(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
