@@ -142,6 +142,7 @@ def test_a_judges_question_is_searched_without_the_words_that_only_ask(seeds_eng
         ("il mio avversario bara, cosa faccio", True),
         ("mon adversaire a oublié sa capacité, comment on répare", True),
         ("en un torneo mi rival roba de más qué hago", True),
+        ("un joueur est en retard à sa table, quelle pénalité", True),
         ("how does trample work", True),
         ("discard down to seven at end of turn", False),
         ("la créature que j'ai ciblée avec mon sort", False),
@@ -149,7 +150,7 @@ def test_a_judges_question_is_searched_without_the_words_that_only_ask(seeds_eng
     ],
 )
 def test_a_question_word_inside_a_sentence_makes_it_a_question(query: str, asked: bool):
-    """An interrogative that is never a relative pronoun ("what", "cosa", "comment", "qué") asks
+    """An interrogative that is never a relative pronoun ("what", "cosa", "comment", "quelle") asks
     wherever it stands, the situation told first; "que" or "which" may only join a clause."""
     from search.parse import is_question
 

@@ -369,7 +369,9 @@ LANGUAGES: dict[str, Language] = {
                 "passe-t-il",
             )
         ),
-        interrogatives=frozenset(("comment", "combien", "quoi", "pourquoi")),
+        interrogatives=frozenset(
+            ("comment", "combien", "quoi", "pourquoi", "quel", "quelle", "quels", "quelles")
+        ),
         question_openers=frozenset(
             (
                 "comment",
