@@ -1227,6 +1227,16 @@ def test_ban_list_columns_read_one_at_a_time(shared_data: Path) -> None:
     assert "(25 cards) • All cards that reference “playing for ante” (9 cards)" in legacy.text
 
 
+def test_a_list_beside_a_paragraph_keeps_each_item_on_its_line(shared_data: Path) -> None:
+    """MTR 2024-09-23 and 2024-12-16's Legacy list stands beside a paragraph whose lines are a
+    pixel closer together: "Mox Pearl", 7 px under a line of the paragraph, was read into it
+    ("• Mox Jet Mox Pearl • •"), and `diff --doc mtr` saw bullets move that did not."""
+    for edition in ("MTR-20240923", "MTR-20241216", "MTR-20251110"):
+        legacy = next(r for r in judge(shared_data, edition).records if r.key == "MTR 6.6")
+        assert "• Mox Emerald • Mox Jet • Mox Pearl • Mox Ruby •" in legacy.text, edition
+        assert "• •" not in legacy.text, edition
+
+
 def test_a_longer_left_column_keeps_its_last_items_in_their_place(shared_data: Path) -> None:
     """A two-column list whose left column runs a row longer than its right: the left's last
     item is read before the right column, not after it (Modern's set list and ban list)."""
