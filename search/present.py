@@ -141,13 +141,20 @@ def introduces_list(record: StoredRecord) -> bool:
 
 
 def _parent_key(record: StoredRecord) -> str | None:
-    """The key of the rule a record is under. A translation's by its own key: a renumbered
-    one's `parent` is the number it prints (the Spanish 724.1 under 724, its key 725.1 under
-    725). An English record's as printed: an earlier edition's, printed under another number,
-    is not the text shown."""
+    """The key of the rule a record is under; an example's or a note's, that of the rule above
+    its own (an example of 702.19b is under 702.19, as 702.19b is: English examples were left
+    out of the heading's answer, the Spanish ones shown). A translation's by its own key: a
+    renumbered one's `parent` is the number it prints (the Spanish 724.1 under 724, its key 725.1
+    under 725). An English record's as printed: an earlier edition's, printed under another
+    number, is not the text shown."""
     if record.lang == "en":
-        return record.parent
+        return (
+            parent_of(record.parent) if record.kind != "rule" and record.parent else record.parent
+        )
     return parent_of(record.key) or record.parent
+
+
+FEW_RULES_UNDER = 20  # a section heading with no more rules than this comes with their subrules
 
 
 def with_subrules(
@@ -186,14 +193,30 @@ def with_subrules(
         for record in found
         if (owner := headings.get(_parent_key(record) or "")) and introduces_list(record)
     }
+    # A section's rules' own subrules too, when it has few rules (605 with 605.1a and 605.1b,
+    # not 605.1 then 605.2; 702, Keyword Abilities, has a hundred and ninety).
+    children: dict[str, list[str]] = {}
+    for record in found:
+        heading = _parent_key(record) or ""
+        if heading in headings and record.kind == "rule" and record.key != heading:
+            children.setdefault(heading, []).append(record.key)
+    beneath = {
+        child: headings[heading]
+        for heading, keys in children.items()
+        if RuleNumber.of(heading) is not None
+        and "." not in heading
+        and len(set(keys)) <= FEW_RULES_UNDER
+        for child in keys
+    }
     for record in found:
         parent = _parent_key(record) or ""
         owner = headings.get(parent) or lists.get(parent) or listing.get(parent)
+        owner = owner or beneath.get(parent)
         if owner is None or record.key == owner.key or not filters.keep(record):
             continue  # the owner's own records (its examples) are in its result already
         owner.records.append(record)
-        if parent in headings:
-            under[parent].add(record.key)
+        if owner.key in headings:
+            under[owner.key].add(record.key)
     # A rule ranked above its heading keeps its place; below it, it is in the heading's answer.
     kept: list[Result] = []
     shown: set[str] = set()

@@ -134,6 +134,21 @@ def test_a_brief_list_is_in_the_querys_language(full: Path):
     assert any(line.startswith("205.4d — Any permanent") for line in shown)
 
 
+def test_a_heading_found_by_words_comes_with_its_rules_examples_and_subrules(full: Path):
+    """`search trample`: 702.19 with its English examples (of 702.19b and c: they were left
+    out, the Spanish ones shown) as `show 702.19` has them; `search "mana abilities"`: 605 with
+    605.1a and 605.1b between 605.1 and 605.2 (a section of few rules comes with their
+    subrules)."""
+    shown = run_json("show", "702.19")["results"]
+    shown_examples = [r for res in shown for r in res["records"] if r["kind"] == "example"]
+    found = run_json("search", "trample", "--limit", "1")["results"][0]["records"]
+    examples = [r for r in found if r["kind"] == "example" and r["lang"] == "en"]
+    assert examples and len(examples) == len([r for r in shown_examples if r["lang"] == "en"])
+    records = run_json("search", "mana abilities", "--limit", "1")["results"][0]["records"]
+    numbers = [r["number"] for r in records if r["lang"] == "en" and r["kind"] == "rule"]
+    assert numbers[:5] == ["605", "605.1", "605.1a", "605.1b", "605.2"], numbers[:8]
+
+
 def test_a_question_about_creatures_finds_the_rule_about_permanents(full: Path):
     """ "two legendary creatures with the same name": the legend rule says "legendary
     permanents" (704.5j); a creature is also searched as the permanent it is, in any language."""
