@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from search.parse import Query
 
 ANSWERS_KEPT = 256  # searches an engine remembers
+# How alike a word found nowhere and the word it is searched as must be (difflib's ratio):
+# "arollar" and "arrollar" 0.93, "letalle" and "letale" 0.92; "arrolarr" (0.875) is offered, not
+# searched.
+CORRECTED_RATIO = 0.88
 LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
 DENSE_DEPTH = 100  # the encoder's nearest texts
 # A tournament's question: the judge documents' best come first, then every document's.
@@ -697,8 +701,33 @@ class Engine:
 
     # --- suggestions and references ---------------------------------------------------------
 
-    def suggestions(self, text: str, limit: int = 3) -> list[str]:
-        """Close words from the index vocabulary, for a query that matched nothing."""
+    def corrected(self, text: str, missing: Sequence[str]) -> str | None:
+        """The query with each word found nowhere (`missing`) spelt as the closest word of its
+        language's texts or terms, when one is very close ("arollar": arrollar, "piétinemant":
+        piétinement); None when none is."""
+        from difflib import SequenceMatcher
+
+        wanted = {fold(word) for word in missing}
+
+        def spelt(found: re.Match[str]) -> str:
+            word = found[0]
+            if fold(word) not in wanted:
+                return word
+            close = self.suggestions(word, limit=1, context=text)
+            best = close[0] if close else word
+            return (
+                best
+                if SequenceMatcher(None, fold(word), fold(best)).ratio() >= CORRECTED_RATIO
+                else word
+            )
+
+        # Word by word in place: the question mark and the other words stay as typed.
+        better = re.sub(r"[^\W\d_][\w'’-]*", spelt, text)
+        return better if better != text else None
+
+    def suggestions(self, text: str, limit: int = 3, context: str | None = None) -> list[str]:
+        """Close words from the index vocabulary, for a query that matched nothing (`context`:
+        the query a word of it is of, whose language the words are offered in)."""
         from difflib import get_close_matches
 
         from indexer.analyzers import folding_analyzer
@@ -706,7 +735,7 @@ class Engine:
 
         # A Spanish judge is offered Spanish words (and English ones), not Italian ones ("neve"
         # for "nieve"): the words of the query's language's texts, when it is known.
-        languages = languages_of(text, self)
+        languages = languages_of(context or text, self)
         allowed = {*languages, "en"} if languages else None
         words = [word for word, langs in self._vocabulary if allowed is None or allowed & langs]
         # And the words of the term base's terms in those languages: a library without the

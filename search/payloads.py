@@ -46,6 +46,7 @@ def search(
     """{"query", "results"[, "suggestions"]}, the results and the matched words."""
     filters_agree(filters, show)
     asked = None
+    asked_as = text  # the query as typed, when a misspelt word is searched as its correction
     try:  # the engine validates the query (QueryError)
         filters = engine.with_edition(filters)
         part = written_key(text)
@@ -57,10 +58,16 @@ def search(
             outcome = SearchOutcome(found)
         else:
             outcome = engine.search(text, filters, limit)
+            corrected = _corrected(engine, text, filters, limit, outcome)
+            if corrected is not None:
+                text, outcome, asked_as = corrected[0], corrected[1], text
     except QueryError as error:
         raise Problem.of(error) from None
     results = outcome.results
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
+    if text != asked_as:  # a misspelt word searched as its correction: said first
+        payload["query"], payload["corrected"] = asked_as, text
+        payload["note"] = f"no rule has {asked_as!r} as typed: searched as {text!r}"
     if asked is not None and asked.note:
         payload["note"] = asked.note  # --edition's 725.1 is another rule's number today
     if filters.edition_note:
@@ -126,6 +133,27 @@ def search(
     if not results:  # what the command line says on stderr, for a script (`--json`, the API)
         payload["error"] = f"no rules match {text!r}{_why_nothing(payload)}"
     return payload, results, set(outcome.matched)
+
+
+def _corrected(
+    engine: Engine, text: str, filters: Filters, limit: int, outcome: SearchOutcome
+) -> tuple[str, SearchOutcome] | None:
+    """A query whose words no rule has, with those words spelt as the very close words of its
+    language (Engine.corrected), and what that finds, when it finds rules by their words:
+    "arollar", answered by meaning alone (Amass, Exhaust…), is searched as "arrollar" (702.19);
+    "il tocco letalle", which found nothing, as "il tocco letale"."""
+    # Only a query none of whose words any rule has: one with some words found may hold a
+    # word the rules never use, rightly ("uncrewed" is no misspelt "crewed", "phone" no "hone").
+    if outcome.results and not outcome.by_meaning:
+        return None
+    missing = outcome.missing or tuple(text.split())
+    better = engine.corrected(text, missing)
+    if better is None:
+        return None
+    found = engine.search(better, filters, limit)
+    if not found.results or found.by_meaning or len(found.missing) >= len(missing):
+        return None
+    return better, found
 
 
 def filters_agree(filters: Filters, show: Sequence[str]) -> None:

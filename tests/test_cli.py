@@ -349,9 +349,16 @@ def test_a_rule_number_among_operators_is_that_rule():
 
 
 def test_no_match_suggests_words():
-    """A misspelt word gets 'did you mean' from the index vocabulary and exit 1."""
-    code, _, err = run("search", "stazionarre")
+    """A misspelt word gets 'did you mean' from the index vocabulary and exit 1; one very close
+    to a word of the query's language (difflib ratio 0.88 or more) is searched as that word,
+    said first."""
+    code, _, err = run("search", "stazonarr")
     assert code == 1 and "did you mean" in err and "stazionare" in err
+    code, out, err = run("search", "stazionarre", "--brief")
+    assert (
+        code == 0 and err == "note: no rule has 'stazionarre' as typed: searched as 'stazionare'\n"
+    )
+    assert out.startswith("Station")
 
 
 def test_unknown_language_lists_valid_ones():

@@ -250,25 +250,33 @@ def test_a_question_finds_the_rule_by_meaning_in_any_language(
 def test_a_misspelt_word_answered_by_meaning_alone_says_so_with_close_words(
     bilingual: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    """`arollar` (arrollar, trample, misspelt) is in no rule: the encoder's nearest are shown,
-    and the output says they are by meaning alone and offers the close words, in the terminal,
-    the JSON and the web page."""
+    """`arrolarr` (arrollar, trample, misspelt past the close correction) is in no rule: the
+    encoder's nearest are shown, and the output says they are by meaning alone and offers the
+    close words, in the terminal, the JSON and the web page. `arollar`, one letter off, is
+    searched as `arrollar` (702.19; the encoder's nearest were Amass, Exhaust, Graft), said
+    so."""
     monkeypatch.setenv("MTGRULES_HOME", str(bilingual))
-    result = CliRunner().invoke(cli, ["search", "arollar", "--json"], catch_exceptions=False)
+    result = CliRunner().invoke(cli, ["search", "arrolarr", "--json"], catch_exceptions=False)
     payload = json.loads(result.stdout)
     assert payload["results"] and payload["by_meaning"] is True
     assert "arrollar" in payload["suggestions"]
-    result = CliRunner().invoke(cli, ["search", "arollar"], catch_exceptions=False)
+    result = CliRunner().invoke(cli, ["search", "arrolarr"], catch_exceptions=False)
     assert result.stderr.splitlines()[0].startswith(
-        "note: no rule has the words of 'arollar'; ranked by meaning; did you mean: "
+        "note: no rule has the words of 'arrolarr'; ranked by meaning; did you mean: "
     )
     from starlette.testclient import TestClient
 
     from search.web.app import create_app
 
-    page = TestClient(create_app(bilingual)).get("/?q=arollar").text
+    page = TestClient(create_app(bilingual)).get("/?q=arrolarr").text
     assert "these are ranked by meaning. Did you mean: " in page
     assert '<a href="/?q=arrollar">arrollar</a>' in page
+    result = CliRunner().invoke(cli, ["search", "arollar", "--json"], catch_exceptions=False)
+    payload = json.loads(result.stdout)
+    assert (payload["query"], payload["corrected"]) == ("arollar", "arrollar")
+    assert payload["results"][0]["key"] == "702.19" and "by_meaning" not in payload
+    page = TestClient(create_app(bilingual)).get("/?q=arollar").text
+    assert "searched as" in page and "arrollar" in page
 
 
 def test_candidates_by_meaning_stand_under_their_rules_current_keys(
