@@ -277,7 +277,20 @@ def languages_of(text: str, lexicon: Lexicon) -> list[str]:
     from indexer.schema import INDEX_LANGS
 
     votes: dict[str, float] = {}
-    for word in re.findall(r"[^\W\d_][\w'’-]*", text):
+    words = re.findall(r"[^\W\d_][\w'’-]*", text)
+    # A term of two or three words of one language's is a vote for it per word ("tocco
+    # letale", Italian: "letale" alone is in the Spanish texts as "letal", and the brief list
+    # answered an Italian query in Spanish).
+    for size in (3, 2):
+        for start in range(len(words) - size + 1):
+            run = " ".join(words[start : start + size]).lower()
+            if any(is_stop_word(word) for word in run.split()):
+                continue  # "le premier", "par un" are no one language's term
+            named = lexicon.term_languages(run) - {"en"}
+            if len(named) == 1:
+                (lang,) = named
+                votes[lang] = votes.get(lang, 0) + size
+    for word in words:
         if word in OPERATORS:
             continue
         lower = word.lower()

@@ -218,6 +218,16 @@ def test_a_function_word_of_several_languages_is_a_share_of_a_vote(seeds_engine:
     assert languages_of("can a tapped creature block?", seeds_engine) == ["en"]
 
 
+def test_a_term_of_several_words_votes_for_its_language(seeds_engine: Engine):
+    """ "tocco letale" is an Italian term (deathtouch): a vote per word for Italian, though
+    "letale" alone is in the Spanish texts as "letal" (the query was read as Spanish, and
+    `--brief` answered it in Spanish); a run with a stop word in it votes for nothing."""
+    from search.parse import languages_of
+
+    assert languages_of("tocco letale", seeds_engine) == ["it"]
+    assert languages_of("sous-type séparé par un et", seeds_engine) != ["it"]
+
+
 def test_power_and_toughness_are_searched_side_by_side(seeds_engine: Engine):
     """ "-1/-1" is its two numbers next to each other, not a "1" anywhere (a tiebreaker table of
     the MTR, full of ones, came first; 704.5q fifth)."""
