@@ -65,9 +65,8 @@ def search(
         raise Problem.of(error) from None
     results = outcome.results
     payload: dict[str, Any] = {"query": text, "results": [r.to_json(show) for r in results]}
-    if text != asked_as:  # a misspelt word searched as its correction: said first
+    if text != asked_as:  # a misspelt word searched as its correction
         payload["query"], payload["corrected"] = asked_as, text
-        payload["note"] = f"no rule has {asked_as!r} as typed: searched as {text!r}"
     if asked is not None and asked.note:
         payload["note"] = asked.note  # --edition's 725.1 is another rule's number today
     if filters.edition_note:
@@ -130,6 +129,9 @@ def search(
         suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]
         if suggestions:
             payload["suggestions"] = suggestions
+    if text != asked_as:  # said first, before what the corrected query's results say
+        said = f"no rule has {asked_as!r} as typed: searched as {text!r}"
+        payload["note"] = f"{said}; {payload['note']}" if payload.get("note") else said
     if not results:  # what the command line says on stderr, for a script (`--json`, the API)
         payload["error"] = f"no rules match {text!r}{_why_nothing(payload)}"
     return payload, results, set(outcome.matched)
@@ -138,12 +140,13 @@ def search(
 def _corrected(
     engine: Engine, text: str, filters: Filters, limit: int, outcome: SearchOutcome
 ) -> tuple[str, SearchOutcome] | None:
-    """A query whose words no rule has, with those words spelt as the very close words of its
-    language (Engine.corrected), and what that finds, when it finds rules by their words:
+    """A query its words found nothing for, with its words found nowhere spelt as the very
+    close words of its language (Engine.corrected), and what that finds by its words:
     "arollar", answered by meaning alone (Amass, Exhaust…), is searched as "arrollar" (702.19);
     "il tocco letalle", which found nothing, as "il tocco letale"."""
-    # Only a query none of whose words any rule has: one with some words found may hold a
-    # word the rules never use, rightly ("uncrewed" is no misspelt "crewed", "phone" no "hone").
+    # Only a query its words found nothing for (no result, or the encoder's alone): one with
+    # results may hold a word the rules never use, rightly ("uncrewed" is no misspelt
+    # "crewed", "phone" no "hone").
     if outcome.results and not outcome.by_meaning:
         return None
     missing = outcome.missing or tuple(text.split())
