@@ -109,7 +109,10 @@ class Result:
             f"{number} in {', '.join(labels)}" + ("" if key == self.key else f" ({key} now)")
             for (number, key), labels in where.items()
         ]
-        return "; ".join([f"printed {'; '.join(parts)}; {now}", *misprints])
+        # Only subrules renumbered (each says its key): the result's own key is no news.
+        own = any(key == self.key for _, key in where)
+        said = f"printed {'; '.join(parts)}" + (f"; {now}" if own or gone else "")
+        return "; ".join([said, *misprints])
 
 
 @dataclass(frozen=True)
