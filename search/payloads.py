@@ -621,6 +621,23 @@ def titled(engine: Engine, title: str, filters: Filters) -> list[Result]:
     return results
 
 
+def may_be_a_title(rule: str) -> bool:
+    """Whether what `history` is asked is none of its keys: no number, judge document's part,
+    gone or translation's own key (then perhaps a rule's title)."""
+    from corpus.align.identity import gone_place
+
+    written = RuleNumber.written(rule) or written_key(rule)
+    return not written and "@" not in rule and not gone_place(rule.strip())
+
+
+def titled_number(engine: Engine, title: str) -> str | None:
+    """The number of the rule a title names in any language ("tocco letale", "Trample": 702.2,
+    702.19), as `show` finds it; None when it titles none."""
+    from search.results import Filters
+
+    return next((r.key for r in titled(engine, title, Filters()) if as_number(r.key)), None)
+
+
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
     """{"query", "concepts": [{"english", "terms", "rules"}], "hidden"}: learned pairs below
     the shown confidence (corpus.terms.termbase.SHOWN_CONFIDENCE) are left out and counted."""
@@ -975,8 +992,9 @@ def history(
     written = RuleNumber.written(rule)  # else a translation's own key, 205.2c@FILE
     if written is None and "@" not in rule:
         raise Problem(
-            f"{rule!r} is not a rule number; write it like 205.4d, 205.4 or 205, or a judge "
-            'document\'s section like "MTR 2.3"',
+            f"{rule!r} is not a rule number nor a rule's title; write it like 205.4d, 205.4 or"
+            ' 205, a title ("Trample", "tocco letale") or a judge document\'s section like'
+            ' "MTR 2.3"',
             400,
         )
     number = str(written) if written else rule.strip()

@@ -186,6 +186,16 @@ def test_history_with_an_edition_says_which_rule_it_is_now(library: Path):
     assert json.loads(run("history", "725.1", "--json"))["key"] == "725.1"
 
 
+def test_history_takes_a_rules_title_in_any_language_as_show_does(library: Path):
+    """`history "The Monarch"`, `history arrollar` (Spanish, trample): the history of the rule
+    the title names, 725 and 702.19, as `show` finds them (it was "not a rule number"); a word
+    that titles nothing is still refused, naming the titles it takes."""
+    assert run("history", "The Monarch").startswith("725: ")
+    assert json.loads(run("history", "arrollar", "--json"))["rule"] == "702.19"
+    result = CliRunner().invoke(cli, ["history", "xyz abc"])
+    assert result.exit_code == 2 and "nor a rule's title" in result.stderr
+
+
 def test_a_date_between_editions_is_the_rules_in_effect_then(library: Path):
     """`--edition 2025-12-01` is no edition: it reads English 2025-11-14, in effect that day
     (it was "no text of edition 2025-12-01"), and says so; a date before every loaded edition

@@ -368,7 +368,10 @@ def api_history(library: Library, request: Request) -> dict[str, Any]:
     if edition and at is None:
         raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
     exact = request.query_params.get("exact_typography", "") in ("1", "true", "yes")
-    return payloads.history(library.records(), request.path_params["rule"], at, not exact)
+    rule = request.path_params["rule"]
+    if payloads.may_be_a_title(rule):  # /api/history/Trample, as `history Trample`
+        rule = payloads.titled_number(library.engine(), rule) or rule
+    return payloads.history(library.records(), rule, at, not exact)
 
 
 def api_stale(library: Library, request: Request) -> dict[str, Any]:
