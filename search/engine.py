@@ -701,6 +701,20 @@ class Engine:
 
     # --- suggestions and references ---------------------------------------------------------
 
+    def terms_starting(self, prefix: str, limit: int = 3) -> list[str]:
+        """The term base's shown terms, as written, with a word beginning so ("tocco": tocco
+        letale), the most often seen first."""
+        from corpus.model.words import plain_words
+
+        begun = fold(prefix)
+        found = [
+            term
+            for term in self.termbase.terms
+            if term.shown and any(fold(word).startswith(begun) for word in plain_words(term.term))
+        ]
+        found.sort(key=lambda term: -term.count)
+        return list(dict.fromkeys(term.term for term in found))[:limit]
+
     def corrected(self, text: str, missing: Sequence[str]) -> str | None:
         """The query with each word found nowhere (`missing`) spelt as the closest word of its
         language's texts or terms, when one is very close ("arollar": arrollar, "piétinemant":

@@ -5,6 +5,7 @@ and exit code that fit (400/2 for a malformed request, 404/1 for nothing found: 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
@@ -127,6 +128,10 @@ def search(
         # A stop word alone is a query refused: never offer one ("toque" -> "que"). A query
         # answered by meaning alone may be a misspelling too ("arollar": arrollar).
         suggestions = [s for s in engine.suggestions(text) if not is_stop_word(s)]
+        if not results and (prefix := _wildcard_prefix(text)):
+            # "tocco*": no text of the library has a word so begun, the term base may
+            # ("tocco letale", deathtouch, is Italian cards' word, not the texts').
+            suggestions = engine.terms_starting(prefix) or suggestions
         if suggestions:
             payload["suggestions"] = suggestions
     if text != asked_as:  # said first, before what the corrected query's results say
@@ -135,6 +140,12 @@ def search(
     if not results:  # what the command line says on stderr, for a script (`--json`, the API)
         payload["error"] = f"no rules match {text!r}{_why_nothing(payload)}"
     return payload, results, set(outcome.matched)
+
+
+def _wildcard_prefix(text: str) -> str | None:
+    """The letters before a single word's trailing star ("tocco*": tocco), else None."""
+    found = re.fullmatch(r"\s*([^\W\d_][\w'’-]{2,})\*\s*", text)
+    return found[1] if found else None
 
 
 def _corrected(

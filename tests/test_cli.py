@@ -363,6 +363,14 @@ def test_no_match_suggests_words():
     assert out.startswith("Station")
 
 
+def test_a_wildcard_that_begins_no_word_of_the_texts_offers_the_terms_it_begins():
+    """`tocco*`: no text of the seeds has a word so begun (the Italian library is section 205),
+    the term base's deathtouch does: it is offered, and the search still exits 1."""
+    code, _, err = run("search", "tocco*")
+    assert code == 1
+    assert err.splitlines()[-1] == "error: no rules match 'tocco*'; did you mean: tocco letale?"
+
+
 def test_unknown_language_lists_valid_ones():
     """--lang xx is a usage error naming the valid languages."""
     code, _, err = run("search", "tipo", "--lang", "xx")
