@@ -204,13 +204,10 @@ def _moved_keys(
     """Keys for the rules of a translation's sections that the English edition it follows by
     numbering numbers otherwise (`Following.moved`): the moved section's rule of the same place,
     keyed as by number."""
-    from corpus.align.moved_sections import moved_key
-
-    moves = dict(following.moved)
     return {
-        (source, rule.number): (moved_key(rule.number, moves), Align("number", 1.0))
+        (source, number): (keyed, Align("number", 1.0))
         for rule in rules
-        if rule.number and section_of(rule.number) in moves
+        if (number := rule.number) and (keyed := following.keyed(number)) != number
     }
 
 

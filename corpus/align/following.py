@@ -31,6 +31,13 @@ class Following:
     # (corpus/align/moved_sections.py), keyed and paired as the latter.
     moved: tuple[tuple[str, str], ...] = ()
 
+    def keyed(self, number: str) -> str:
+        """A printed number as the followed edition numbers it: 724.1 is 725.1 when section 724
+        is one of `moved`; any other as printed."""
+        section = section_of(number)
+        moved = next((to for printed, to in self.moved if printed == section), None)
+        return moved + number[len(section) :] if moved else number
+
     def evidence(self) -> str:
         if self.method == "date" and self.stated and self.stated < self.edition:
             return (

@@ -106,9 +106,3 @@ def _with_runs(moved: dict[str, str], mine: set[str], theirs: set[str]) -> dict[
             taken.add(filled[section])
             single[section] = filled[section]
     return single
-
-
-def moved_key(key: str, moves: Mapping[str, str]) -> str:
-    """A printed number (or a key) as its moved section numbers it: 724.1 -> 725.1."""
-    section = section_of(key)
-    return moves[section] + key[len(section) :] if section in moves else key

@@ -89,9 +89,9 @@ class Language:
     example_searches: tuple[str, ...] = ()
 
 
-def slang_of(text: str) -> dict[str, tuple[str, ...]]:
-    """Players' words and the rules' words for them, written "fizzle fizzles:resolve,illegal":
-    each word before a colon means the words after it."""
+def meanings_of(text: str) -> dict[str, tuple[str, ...]]:
+    """Words and the rules' words they mean (players' words, a broader word), written "fizzle
+    fizzles:resolve,illegal": each word before a colon means the words after it."""
     table: dict[str, tuple[str, ...]] = {}
     waiting: list[str] = []
     for item in text.split():
@@ -805,13 +805,13 @@ LANGUAGES: dict[str, Language] = {
             "found:find spent:spend sent:send struck:strike ate:eat eaten:eat "
             "knew:know known:know wrote:write written:write bought:buy"
         ),
-        slang=slang_of(
+        slang=meanings_of(
             "fizzle fizzles fizzled fizzling:resolve,illegal bounce bounces bounced:return,hand "
             "blink blinks blinked flicker flickers flickered:exile,return tutor tutors "
             "tutored:search,library etb etbs:enters ltb:leaves sba sbas:state-based "
             "sac sacs sacked:sacrifice"
         ),
-        broader=slang_of("creature creatures:permanent"),
+        broader=meanings_of("creature creatures:permanent"),
         spelt_counts=words_in(
             "zero one two three four five six seven eight nine ten eleven twelve thirteen "
             "fourteen fifteen sixteen seventeen eighteen nineteen twenty"

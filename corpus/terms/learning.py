@@ -25,7 +25,6 @@ from pathlib import Path
 
 from corpus.align.alignment import glossary_keys
 from corpus.align.following import Following
-from corpus.align.moved_sections import moved_key
 from corpus.library import code_version, write_atomic
 from corpus.model.inflection import inflected_alike
 from corpus.model.records import Record
@@ -93,7 +92,7 @@ def record_pairs(records: Sequence[Record], follows: Mapping[str, Following]) ->
         following = follows.get(record.source)
         if record.lang == "en" or following is None:
             continue
-        key = moved_key(record.key, dict(following.moved)) if following.moved else record.key
+        key = following.keyed(record.key)  # a section numbered as an edition not loaded
         if record.kind == "glossary":
             key, align = joined.get((record.source, record.seq), (key, None))
             if align is None or align.method != "content":
