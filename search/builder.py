@@ -102,17 +102,23 @@ def build(
         # not a "1" anywhere (the MTR's appendices came before 704.5q and 122.3).
         as_written = _phrase if number and "/" in token else _word
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
-        for lang, term in word_translations(word, translations, languages or INDEX_LANGS):
-            alternatives += [_word(field, term, TRANSLATION_WEIGHT) for field in fields_for(lang)]
-            if lang == "en" and term.lower() in BROADER:  # "criatura": creature, permanent
-                alternatives += [
-                    _word(field, broader, TRANSLATION_WEIGHT)
-                    for broader in BROADER[term.lower()]
-                    for field in fields_for("en")
-                ]
+        translated = word_translations(word, translations, languages or INDEX_LANGS)
+        alternatives += [
+            _word(field, term, TRANSLATION_WEIGHT)
+            for lang, term in translated
+            for field in fields_for(lang)
+        ]
+        # The English rules' words for it: its readings, and the broader word of its English
+        # translation too ("criatura": creature, permanent).
+        readings = english_readings(token) + [
+            (broader, TRANSLATION_WEIGHT)
+            for lang, term in translated
+            if lang == "en"
+            for broader in BROADER.get(term.lower(), ())
+        ]
         alternatives += [
             _word(field, english, weight)
-            for english, weight in english_readings(token)
+            for english, weight in readings
             for field in fields_for("en")
         ]
         groups.append(Or([q for q in alternatives if q is not None]))

@@ -721,27 +721,30 @@ class Engine:
         piétinement); None when none is."""
         from difflib import SequenceMatcher
 
-        wanted = {fold(word) for word in missing}
+        wanted = {part for word in missing for part in re.findall(r"\w+", fold(word))}
+        close = self._close_words(text)
 
         def spelt(found: re.Match[str]) -> str:
             word = found[0]
-            if fold(word) not in wanted:
-                return word
-            close = self.suggestions(word, limit=1, context=text)
-            best = close[0] if close else word
-            return (
-                best
-                if SequenceMatcher(None, fold(word), fold(best)).ratio() >= CORRECTED_RATIO
-                else word
-            )
+            best = (close.get(fold(word)) or [word])[0] if fold(word) in wanted else word
+            alike = SequenceMatcher(None, fold(word), fold(best)).ratio() >= CORRECTED_RATIO
+            return best if alike else word
 
         # Word by word in place: the question mark and the other words stay as typed.
-        better = re.sub(r"[^\W\d_][\w'’-]*", spelt, text)
+        better = re.sub(r"[^\W\d_]\w*", spelt, text)
         return better if better != text else None
 
-    def suggestions(self, text: str, limit: int = 3, context: str | None = None) -> list[str]:
-        """Close words from the index vocabulary, for a query that matched nothing (`context`:
-        the query a word of it is of, whose language the words are offered in)."""
+    def suggestions(self, text: str, limit: int = 3) -> list[str]:
+        """Close words from the index vocabulary, for a query that matched nothing: each
+        misspelt word's best first, then their second best ("déclencheur oublé": déclenche,
+        oublié, …), not the first word's three."""
+        per_word = list(self._close_words(text, limit * 3).values())
+        found = [word for tier in itertools.zip_longest(*per_word) for word in tier]
+        return [word for word in dict.fromkeys(found) if word][:limit]
+
+    def _close_words(self, text: str, most: int = 3) -> dict[str, list[str]]:
+        """Each word of a query that no text or term has, folded, with the close words of the
+        query's language's texts and terms (and English ones), closest first, as written."""
         from difflib import get_close_matches
 
         from indexer.analyzers import folding_analyzer
@@ -749,7 +752,7 @@ class Engine:
 
         # A Spanish judge is offered Spanish words (and English ones), not Italian ones ("neve"
         # for "nieve"): the words of the query's language's texts, when it is known.
-        languages = languages_of(context or text, self)
+        languages = languages_of(text, self)
         allowed = {*languages, "en"} if languages else None
         words = [word for word, langs in self._vocabulary if allowed is None or allowed & langs]
         # And the words of the term base's terms in those languages: a library without the
@@ -761,18 +764,15 @@ class Engine:
         words = list(dict.fromkeys([*words, *written]))
         known = set(words)
         lemmas = self.lemmas
-        per_word: list[list[str]] = []
+        per_word: dict[str, list[str]] = {}
         for token in folding_analyzer()(text):
             # A word the language's dictionary knows is spelt right ("morire", "succede").
             spelt = lemmas and any(lemmas.lemmas(token.text, lang) for lang in languages)
             common = is_stop_word(token.text) or token.text in QUESTION_WORDS  # "comment"
             if len(token.text) > 2 and token.text not in known and not spelt and not common:
-                close = get_close_matches(token.text, words, n=limit * 3, cutoff=0.75)
-                per_word.append([written.get(word) or word for word in close])
-        # Each misspelt word's best first, then their second best ("déclencheur oublé":
-        # déclenche, oublié, …), not the first word's three.
-        found = [word for tier in itertools.zip_longest(*per_word) for word in tier]
-        return [word for word in dict.fromkeys(found) if word][:limit]
+                close = get_close_matches(token.text, words, n=most, cutoff=0.75)
+                per_word[token.text] = [written.get(word) or word for word in close]
+        return per_word
 
     def referring_to(self, key: str) -> list[str]:
         """Keys of the records whose text cites this rule number."""

@@ -740,8 +740,8 @@ def _unique(terms: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def diff(
     records: Sequence[Record],
-    from_: str,
-    to: str,
+    from_: str | None,
+    to: str | None,
     langs: Sequence[str],
     rule: str | None,
     ignore_typography: bool,
@@ -822,8 +822,8 @@ def diff(
 
 def _judge_diff(
     records: Sequence[Record],
-    from_: str,
-    to: str,
+    from_: str | None,
+    to: str | None,
     rule: str | None,
     ignore_typography: bool,
     doc: str,
@@ -909,27 +909,21 @@ def _current_key(events: Sequence[Any], loaded: Sequence[tuple[str, Any]]) -> st
 
 
 def _span(
-    editions: dict[str, list[Record]], from_: str, to: str, what: str, hint: str = ""
+    editions: dict[str, list[Record]],
+    from_: str | None,
+    to: str | None,
+    what: str,
+    hint: str = "",
 ) -> tuple[str, str]:
     """--from and --to as loaded editions (newer first is a diff backwards: what the newer
     edition added is removed); a usage error when they name two editions where the document
     has only one. Without --to, the newest edition; without --from, the one before --to (as the
     web's diff page)."""
     loaded = list(editions)
-    old = _edition(editions, from_, "--from") if from_ else ""
+    old = _edition(editions, from_, "--from") if from_ else None
     new = _edition(editions, to, "--to") if to else (loaded[-1] if loaded else "")
-    if not from_:
-        earlier = [e for e in loaded if e < new]
-        if not earlier:
-            having = (
-                f"no edition before {new}"
-                if len(loaded) > 1
-                else f"one edition ({new})"
-                if loaded
-                else "no edition"
-            )
-            raise Problem(f"{what} has {having} here: nothing to compare{hint}", 400)
-        return earlier[-1], new
+    if old is None:
+        return _edition_before(loaded, new, what, hint), new
     if old == new and len(editions) == 1 and from_ != to:
         raise Problem(
             f"{what} has one edition here ({old}): --from {from_} and --to {to} both read as "
@@ -943,6 +937,18 @@ def _span(
             400,
         )
     return old, new
+
+
+def _edition_before(loaded: list[str], edition: str, what: str, hint: str) -> str:
+    """The loaded edition before `edition`, or a usage error: nothing to compare."""
+    earlier = [e for e in loaded if e < edition]
+    if earlier:
+        return earlier[-1]
+    if len(loaded) > 1:
+        having = f"no edition before {edition}"
+    else:
+        having = f"one edition ({edition})" if loaded else "no edition"
+    raise Problem(f"{what} has {having} here: nothing to compare{hint}", 400)
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:

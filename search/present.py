@@ -195,17 +195,14 @@ def with_subrules(
     }
     # A section's rules' own subrules too, when it has few rules (605 with 605.1a and 605.1b,
     # not 605.1 then 605.2; 702, Keyword Abilities, has a hundred and ninety).
-    children: dict[str, list[str]] = {}
+    children: dict[str, set[str]] = {heading: set() for heading in headings if "." not in heading}
     for record in found:
-        heading = _parent_key(record) or ""
-        if heading in headings and record.kind == "rule" and record.key != heading:
-            children.setdefault(heading, []).append(record.key)
+        if (heading := _parent_key(record) or "") in children and record.kind == "rule":
+            children[heading].add(record.key)
     beneath = {
         child: headings[heading]
         for heading, keys in children.items()
-        if RuleNumber.of(heading) is not None
-        and "." not in heading
-        and len(set(keys)) <= FEW_RULES_UNDER
+        if len(keys) <= FEW_RULES_UNDER
         for child in keys
     }
     for record in found:

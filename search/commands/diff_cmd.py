@@ -64,13 +64,7 @@ def command(
     doc = doc.lower()
     with problems_as_errors():
         payload = payloads.diff(
-            library_records(langs or ("en",)),
-            from_ or "",
-            to or "",
-            langs,
-            rule,
-            ignore_typography,
-            doc,
+            library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography, doc
         )
     if as_json:
         echo_json(payload)
