@@ -14,6 +14,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import click
+import click.core
+import click.decorators
+import click.exceptions
+import click.formatting
+import click.parser
+import click.types
 
 from search import dataclass_code
 from search.safe_text import degrade_unencodable, json_text, one_line
@@ -39,6 +45,25 @@ COMMANDS = {
 # time (a search's collections cost some 20 ms). Their process runs without the collector, but
 # for a build they start (search.session.build_with_progress turns it back on).
 ONE_SHOT = {"show", "search"}
+
+
+def _as_written(message: str) -> str:
+    return message
+
+
+# click asks gettext for each of its messages in the "messages" domain, for which nothing here
+# ships a catalogue: the first lookup imports locale, and each one looks for catalogue files
+# in every language the environment names (some 2 ms of every command). Its messages are shown
+# as written, as they would be anyway.
+for _module in (
+    click.core,
+    click.decorators,
+    click.exceptions,
+    click.formatting,
+    click.parser,
+    click.types,
+):
+    _module._ = _as_written  # type: ignore[attr-defined]
 
 
 class LazyGroup(click.Group):

@@ -114,10 +114,25 @@ def first_filled(
 
 
 def _only_a_heading(records: list[StoredRecord]) -> bool:
-    """Whether a result's rules are only its heading: not when it shows no rule at all (`--kind
-    example` keeps 111.3's example, which was then added again as a record under 111.3)."""
+    """Whether a result's rules are only its heading, or a line its subrules explain: not when
+    it shows no rule at all (`--kind example` keeps 111.3's example, which was then added again
+    as a record under 111.3). The English text decides when the result has it (a translation
+    may say in a sentence what English titles)."""
     rules = [record for record in records if record.kind == "rule"]
+    english = [record for record in rules if record.lang == "en"]
+    if english:
+        return all(is_heading(record) or _a_line(record) for record in english)
     return bool(rules) and all(is_heading(record) for record in rules)
+
+
+# "103.8. The starting player takes their first turn.": the answer to who draws is in 103.8a.
+# Ten words or fewer: on the nine tuning files hit@3 711 -> 717 (eight: 714, twelve: 717).
+A_LINE_WORDS = 10
+
+
+def _a_line(record: StoredRecord) -> bool:
+    """A rule of a line that its subrules, if it has any, explain."""
+    return len((record.text or "").split()) <= A_LINE_WORDS
 
 
 def is_heading(record: StoredRecord) -> bool:
@@ -163,8 +178,9 @@ def with_subrules(
     filters: Filters,
     gathered: frozenset[str] = frozenset(),
 ) -> list[Result]:
-    """A heading is never the whole answer: a result that is only a rule's heading comes with
-    the rules under it (702.19 with 702.19a, b, c…; 605 with 605.1, 605.2…), which then leave
+    """A heading is never the whole answer: a result that is only a rule's heading, or a line
+    (103.8, "The starting player takes their first turn."), comes with the rules under it
+    (702.19 with 702.19a, b, c…; 605 with 605.1, 605.2…; 103.8 with 103.8a), which then leave
     the results below it. So does a rule `gathered` for its subrules (rank.siblings_gathered).
     A rule that introduces a list ("The state-based actions are as follows:") comes with it
     too, in a result or in a heading's, but its items ranked below keep their own places: each

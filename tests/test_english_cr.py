@@ -149,6 +149,15 @@ def test_a_heading_found_by_words_comes_with_its_rules_examples_and_subrules(ful
     assert numbers[:5] == ["605", "605.1", "605.1a", "605.1b", "605.2"], numbers[:8]
 
 
+def test_a_rule_of_a_line_comes_with_the_subrules_that_explain_it(full: Path):
+    """ "103.8. The starting player takes their first turn." says nothing of who draws: found,
+    it comes with 103.8a, b and c in order."""
+    found = run_json("search", "the starting player takes their first turn", "--limit", "3")
+    (result,) = [r for r in found["results"] if r["key"] == "103.8"]
+    numbers = [r["number"] for r in result["records"] if r["lang"] == "en" and r["kind"] == "rule"]
+    assert numbers == ["103.8", "103.8a", "103.8b", "103.8c"], numbers
+
+
 def test_a_question_about_creatures_finds_the_rule_about_permanents(full: Path):
     """ "two legendary creatures with the same name": the legend rule says "legendary
     permanents" (704.5j); a creature is also searched as the permanent it is, in any language."""
