@@ -225,6 +225,17 @@ class Reader:
         rows = self.db.execute("SELECT DISTINCT origin, key FROM versions WHERE origin <> key")
         return dict(rows.fetchall())
 
+    def gone_from(self, keys: list[str], edition: str) -> set[str]:
+        """Those of `keys` with English versions, none of them in `edition`."""
+        if not keys:
+            return set()
+        rows = self.db.execute(
+            "SELECT key FROM versions WHERE lang = 'en' AND key IN"
+            f" ({','.join('?' * len(keys))}) GROUP BY key HAVING max(instr(editions, ?)) = 0",
+            (*keys, edition),
+        )
+        return {key for (key,) in rows}
+
     def keys_numbered(self, number: str, edition: str) -> list[str]:
         """Current keys of what an English edition numbers so (`show 725.1 --edition E`)."""
         rows = self.db.execute(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,7 @@ ANSWERS_KEPT = 256  # searches an engine remembers
 CORRECTED_RATIO = 0.88
 LEXICAL_DEPTH = 200  # Whoosh's candidates, at least: re-ranking needs more than are shown
 DENSE_DEPTH = 100  # the encoder's nearest texts
+GONE_LOOKED_AT = 40  # the best keys asked whether the newest English edition still has them
 # A tournament's question: the judge documents' best come first, then every document's.
 # eval/judge-tuning.tsv, hit@3 0.56 -> 0.65 (questions-tuning's judge questions 0.75 -> 0.88).
 JUDGE_FIRST = 5
@@ -297,6 +298,8 @@ class Engine:
             # 0.67 on eval/judge-tuning.tsv. So the documents asked for are kept here, by key,
             # or other documents' keys would be results with nothing to show.
             scores = {key: s for key, s in scores.items() if doc_of_key(key) in filters.docs}
+        if hidden is not None:  # the newest English edition's text is what is shown
+            scores = rank.current_rules_first(scores, self._gone(scores))
         scores, gathered = rank.siblings_gathered(scores, self._subrule_count)
         results = present.first_filled(
             limit, scores, self.versions, filters, self.english_editions, gathered
@@ -307,6 +310,15 @@ class Engine:
         return SearchOutcome(
             results, lexical.matched, lexical.missing, lexical.partial, alone, tournament
         )
+
+    def _gone(self, scores: Mapping[str, float]) -> set[str]:
+        """The best keys' CR rules and entries that the newest English edition no longer has."""
+        if not self.english_editions:
+            return set()
+        from search.rank import ranked
+
+        best = [key for key, _ in ranked(scores, GONE_LOOKED_AT) if doc_of_key(key) == "cr"]
+        return self.versions.gone_from(best, self.english_editions[-1])
 
     def _without_keyword_parameter(self, text: str) -> str:
         """A keyword with its number as cards print it ("scry 2", "egida 2", "macinare 3"),

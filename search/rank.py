@@ -238,6 +238,19 @@ def two_player_game_first(scores: Mapping[str, float], variant: bool) -> Scores:
     return {key: s * VARIANT_SHARE if is_variant_rule(key) else s for key, s in scores.items()}
 
 
+# A rule or glossary entry the newest English edition no longer has, whose translation still
+# does (the Spanish CR's "Vancouver Mulligan", gone from English 2026-04-17): it counts half, so
+# `london mulligan` has the current rules first and `vancouver mulligan` still its entry. On the
+# tuning files it moves no query (hit@3 717 either way): the rules in force come first.
+GONE_SHARE = 0.5
+
+
+def current_rules_first(scores: Mapping[str, float], gone: Iterable[str]) -> Scores:
+    """The keys the newest English edition has before those it no longer has (`gone`)."""
+    gone = set(gone)
+    return {key: s * GONE_SHARE if key in gone else s for key, s in scores.items()}
+
+
 def is_variant_rule(key: str) -> bool:
     """A rule of the multiplayer rules (800-811) or the casual variants (900 onwards)."""
     number = RuleNumber.of(key)

@@ -544,6 +544,19 @@ def test_a_query_that_names_no_variant_asks_about_a_two_player_game():
     assert halved["810.10a"] == 0.030 * rank.VARIANT_SHARE and halved["8"] == 0.010
 
 
+def test_what_the_newest_english_edition_no_longer_has_comes_after_what_it_has():
+    """A glossary entry gone from English that a translation still has (the Spanish CR's
+    "Vancouver Mulligan") counts half: the rules in force come first, the others keep theirs."""
+    scores = {"Vancouver Mulligan": 0.030, "103.5": 0.020, "London Mulligan": 0.015}
+    ordered = rank.current_rules_first(scores, {"Vancouver Mulligan"})
+    assert rank.in_order(ordered) == ["103.5", "London Mulligan", "Vancouver Mulligan"]
+    assert ordered["103.5"] == 0.020 and rank.in_order(rank.current_rules_first(scores, ())) == [
+        "Vancouver Mulligan",
+        "103.5",
+        "London Mulligan",
+    ]
+
+
 def test_the_learned_order_raises_the_encoders_first_and_what_words_found():
     """The final order weighs a key's place so far, whether words found it and its rank by
     meaning: 704.5a, the encoder's first and found by words, third after the rules above,

@@ -181,6 +181,21 @@ def run(home: Path, *args: str) -> tuple[int, str]:
 
 
 @pytest.mark.shared_data
+def test_a_mulligan_gone_from_english_comes_after_the_rules_in_force(spanish_home: Path):
+    """English 2026-08-07 no longer has the Vancouver and Paris mulligans, the Spanish CR does:
+    `london mulligan` and `mulligan` have the rules and entries in force before them (they
+    came third and fourth, before 103.5b and the London mulligan's entry); asked by name, the
+    Vancouver mulligan's entry is still first."""
+    for query in ("london mulligan", "mulligan"):
+        code, out = run(spanish_home, "search", "--json", "--limit", "10", query)
+        keys = [r["key"] for r in json.loads(out)["results"]]
+        in_force = max(keys.index(key) for key in ("London Mulligan", "103.5b"))
+        assert code == 0 and in_force < keys.index("Vancouver Mulligan"), keys
+        assert in_force < keys.index("Paris Mulligan"), keys
+    code, out = run(spanish_home, "search", "--json", "vancouver mulligan")
+    assert json.loads(out)["results"][0]["key"] == "Vancouver Mulligan"
+
+
 def test_spanish_cr_follows_english_2025_11_14_by_numbering(spanish_home: Path):
     """No date stated: the edition is inferred from the numbering, with its evidence."""
     code, out = run(spanish_home, "sources", "--json", "--no-dropped")
