@@ -80,6 +80,7 @@ class Engine:
         self._searches = 0
         self._written: dict[tuple[str, tuple[str, ...]], bool] = {}
         self._translated: dict[tuple[str, tuple[str, ...]], set[tuple[str, str]]] = {}
+        self._in_rules: dict[str, bool] = {}  # English concepts the CR has (_in_the_rules)
         self._scan: Any = None
 
     @classmethod
@@ -650,13 +651,36 @@ class Engine:
         lemmas = self.lemmas
         found: set[tuple[str, str]] = set()
         for term in self.termbase.lookup(word, lemmas, languages):
-            found.update((("en", term.english), (term.lang, term.term)))
+            found.add(("en", term.english))
+            # A concept of the judge documents alone (tardiness) is searched in English, the
+            # only language they are in: its Spanish "retraso" found the Spanish CR's delayed
+            # triggers ("retrasada") for `tardiness --doc cr`. In the query's language too.
+            if term.lang in languages or self._in_the_rules(term.english):
+                found.add((term.lang, term.term))
         translated = {(lang, t) for lang, t in found if len(t.split()) <= 5}
         if lemmas is None or lemmas.complete:
             # Not before every lemma table is read: one the detached process writes later
             # may answer what was not found.
             self._translated[asked] = translated
         return translated
+
+    def _in_the_rules(self, concept: str) -> bool:
+        """Whether the English CR has an English concept's words (tardiness: only the IPG's)."""
+        known = self._in_rules.get(concept)
+        if known is None:
+            from whoosh.query import And, Phrase, Term
+
+            from indexer.analyzers import stems
+            from indexer.schema import text_field
+
+            words = stems(concept, "en")
+            field = text_field("en")
+            named = Term(field, words[0]) if len(words) == 1 else Phrase(field, words)
+            known = not words or bool(
+                self.searcher.search(And([Term("doc", "cr"), named]), limit=1)
+            )
+            self._in_rules[concept] = known
+        return known
 
     def translator(self, query: Query) -> Translations:
         """The translations of a query's words, their lemmas read in the query's language."""

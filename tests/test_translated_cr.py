@@ -196,6 +196,26 @@ def test_a_mulligan_gone_from_english_comes_after_the_rules_in_force(spanish_hom
     assert json.loads(out)["results"][0]["key"] == "Vancouver Mulligan"
 
 
+def test_a_judge_documents_concept_is_not_searched_in_the_translated_rules(
+    spanish_library: Path, shared_data: Path, tmp_path: Path
+):
+    """Tardiness is the IPG's alone: `tardiness --doc cr` has no CR text (its Spanish name
+    "retraso" found the Spanish CR's delayed triggers, "retrasada") and says IPG 3.1 has it."""
+    home = copy_home(spanish_library, tmp_path / "home")
+    code, _ = run(home, "add", str(shared_data / "judge" / "IPG-20240923.html"))
+    assert code == 0 and run(home, "index")[0] == 0
+    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(
+        cli, ["search", "--brief", "tardiness", "--doc", "cr"], catch_exceptions=False
+    )
+    assert (result.exit_code, result.stdout) == (1, ""), result.output
+    assert result.stderr == (
+        "error: no rules match 'tardiness'; no CR text matches it; IPG 3.1 does: search without"
+        " --doc\n"
+    )
+    code, out = run(home, "search", "--brief", "--limit", "1", "retraso")
+    assert (code, out.split(" — ")[0]) == (0, "IPG 3.1")
+
+
 def test_spanish_cr_follows_english_2025_11_14_by_numbering(spanish_home: Path):
     """No date stated: the edition is inferred from the numbering, with its evidence."""
     code, out = run(spanish_home, "sources", "--json", "--no-dropped")
