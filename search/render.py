@@ -136,16 +136,19 @@ _LETTER = re.compile(r" ([A-Z])\. (?=[A-Z0-9“\"])")  # "Examples: A. Knight of
 def breaks(record: StoredRecord) -> list[int]:
     """Where a judge document's part is read on a new line (the places of the spaces that
     become line breaks, so a highlight's offsets hold): after its heading when its text opens
-    with it ("2.3 Pregame Procedures", a JAR issue's situation, run into what follows), before
+    with it ("2.3 Pregame Procedures", "Appendix B — Time Limits", a JAR issue's situation, run
+    into what follows), before
     each step of a numbered list (1., 2., 3. …), each bullet (•), each lettered example (A., B.
     …), and around a subheading run into its text ("Regular Regular tournaments…")."""
     title, text = record.title or "", record.text
     if not is_judge_key(record.key) or text == title:
         return []
+    part = record.key.partition(" ")[2]
+    appendix = f"Appendix {part[-1].upper()} — {title}" if part.startswith("appendix-") else ""
     heads = [
         len(head)
-        for head in (title, f"{record.key.partition(' ')[2]} {title}")
-        if title and text.startswith(head + " ")
+        for head in (title, f"{part} {title}", appendix)
+        if title and head and text.startswith(head + " ")
     ][:1]
     return sorted(
         {

@@ -1055,7 +1055,8 @@ def test_a_judge_parts_heading_and_steps_are_lines_of_their_own(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`show "MTR 2.3"`: its heading, then its text, each numbered step on a line of its own (the
-    text as parsed, one paragraph, is unchanged); a JAR issue's situation apart from its remedy;
+    text as parsed, one paragraph, is unchanged); an appendix's heading ("Appendix B — Time
+    Limits") on its own line too; a JAR issue's situation apart from its remedy;
     the web page breaks the lines alike."""
     from starlette.testclient import TestClient
 
@@ -1073,6 +1074,9 @@ def test_a_judge_parts_heading_and_steps_are_lines_of_their_own(
         "      A player sees a card in a library that they shouldn’t have seen\n      Shuffle"
         in issue
     )
+    appendix = run(judge_home, monkeypatch, "show", "MTR appendix-b").splitlines()
+    assert appendix[2] == "      Appendix B — Time Limits"
+    assert appendix[3].startswith("      The required minimum time limit for any match is 40")
     page = TestClient(create_app(judge_home)).get("/doc/mtr/2.3").text
     assert "2.3 Pregame Procedures<br>The following steps" in page
     assert "begins:<br>1. If sideboarding" in page
