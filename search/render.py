@@ -50,11 +50,25 @@ def echo_brief(results: list[Result], show: Iterable[str], width: int = 100) -> 
             columns = by_language(result, show) or by_language(result, ())
             first = next((rs[0] for rs in columns.values() if rs), None)
             if first is not None:
+                if _renumbered(first, result.key):  # `--edition 2015-01-23`: its 704.5k
+                    line = f"{result.key} (printed {first.number}){line[len(result.key) :]}"
                 lang = "" if first.lang == "en" else f"{first.lang} "
                 room = max(width - len(line) - len(lang) - 3, 20)
                 text = " ".join(first.text.split())
                 line += f" — {lang}{textwrap.shorten(text, room, placeholder=' …')}"
         click.echo(terminal_safe(line))
+
+
+def _renumbered(record: StoredRecord, key: str) -> bool:
+    """Whether a rule's text prints another number than its key: the same rule, renumbered
+    (Result.printed_otherwise says so in full)."""
+    return (
+        record.kind == "rule"
+        and bool(record.number)
+        and record.number != key
+        and record.align.method == "number"
+        and "misnumbered" not in record.flags
+    )
 
 
 def label(record: StoredRecord) -> str:

@@ -134,6 +134,15 @@ def test_a_brief_list_is_in_the_querys_language(full: Path):
     assert any(line.startswith("205.4d — Any permanent") for line in shown)
 
 
+def test_a_brief_list_of_an_edition_says_the_number_its_text_printed(full: Path):
+    """`--edition 2015-01-23 --brief "legend rule"`: the legend rule was 704.5k then (704.5j
+    was the planeswalker uniqueness rule); its line says so beside today's key."""
+    lines = run_lines("search", "--brief", "--edition", "2015-01-23", "legend rule")
+    assert any(line.startswith("704.5j (printed 704.5k) — If a player controls") for line in lines)
+    today = run_lines("search", "--brief", "legend rule")
+    assert any(line.startswith("704.5j — If two or more legendary") for line in today)
+
+
 def test_a_heading_found_by_words_comes_with_its_rules_examples_and_subrules(full: Path):
     """`search trample`: 702.19 with its English examples (of 702.19b and c: they were left
     out, the Spanish ones shown) as `show 702.19` has them; `search "mana abilities"`: 605 with
