@@ -665,7 +665,11 @@ class Engine:
         return translated
 
     def _in_the_rules(self, concept: str) -> bool:
-        """Whether the English CR has an English concept's words (tardiness: only the IPG's)."""
+        """Whether the English CR has an English concept's words (tardiness: only the IPG's).
+        Without an English edition nothing says so: the seeds' Trample is searched in every
+        language (its Italian and Spanish names were left out)."""
+        if not self.english_editions:
+            return True
         known = self._in_rules.get(concept)
         if known is None:
             from whoosh.query import And, Phrase, Term
