@@ -112,12 +112,12 @@ def test_a_word_that_is_no_rule_gets_a_hint_that_works():
 
 def test_a_rule_asked_for_by_a_number_that_is_none_is_a_usage_error():
     """ "rule 9999" asks for a rule: searched as words it answered with a rule that says "rule";
-    it is a usage error that says how numbers are written, while "regola 205.4d" and
-    "regla 205,4d" are the rule."""
+    it is a usage error that says how numbers are written, while "regola 205.4d",
+    "regla 205,4d" and "205 .4d" (a space typed inside it) are the rule."""
     code, _, err = run("search", "rule 9999")
     assert code == 2
     assert "query 'rule 9999' names no rule number; write one like 205, 205.4 or 205.4d" in err
-    for written in ("regola 205.4d", "regla 205,4d"):
+    for written in ("regola 205.4d", "regla 205,4d", "205 .4d", "205.4 d"):
         code, out, _ = run("search", written, "--json")
         assert code == 0 and json.loads(out)["results"][0]["key"] == "205.4d"
 

@@ -605,13 +605,18 @@ def test_a_judge_diff_of_a_part_it_lacks_is_an_error(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """`diff --doc mtr … 99.9` (or a CR rule, or the IPG's part) is not "0 changes": the MTR
-    has no such part (exit 1), or it is another document's (exit 2); a part it has with no
-    change is 0 changes."""
+    has no such part (exit 1), or it is another document's (exit 2: a CR rule is compared
+    without --doc); a part it has with no change is 0 changes."""
     monkeypatch.setenv("MTGRULES_HOME", str(judge_home))
     span = ("diff", "--doc", "mtr", "--from", "2024-12-16", "--to", "2025-11-10")
     for part, code, said in (
         ("99.9", 1, "error: no part '99.9' in the MTR of 2024-12-16 or 2025-11-10; its parts:"),
-        ("704.5j", 1, "error: no part '704.5j' in the MTR"),
+        (
+            "704.5j",
+            2,
+            "error: '704.5j' is a CR rule number, not a part of the MTR; compare the CR's "
+            "editions without --doc: `mtgrules diff --from DATE --to DATE 704.5j`",
+        ),
         ("IPG 2.1", 2, "'IPG 2.1' is a part of the IPG, not of the MTR; compare its editions"),
     ):
         result = CliRunner().invoke(cli, [*span, part])

@@ -51,14 +51,16 @@ def test_the_italian_seed_numbers_nest_under_their_rules():
 @pytest.mark.parametrize(
     "written",
     ["205.4d", "205.4D", "Rule 205.4d", "regola 205.4d", "règle 205.4d", "regla 205,4d",
-     "CR 205.4d", " r. 205.4D "],
+     "CR 205.4d", " r. 205.4D ", "205 .4d", "205. 4d", "205.4 d", "regla 205 , 4 d"],
 )  # fmt: skip
 def test_numbers_as_people_write_them(written: str):
-    """Case, a word before it, a decimal comma: all read as 205.4d."""
+    """Case, a word before it, a decimal comma, spaces typed inside it: all read as 205.4d."""
     assert RuleNumber.written(written) == RuleNumber(205, 4, "d")
 
 
-@pytest.mark.parametrize("text", ["", "20", "2054", "205.4d.1", "legend rule", "205.4ddd", "1"])
+@pytest.mark.parametrize(
+    "text", ["", "20", "2054", "205.4d.1", "legend rule", "205.4ddd", "1", "205 4d", "205 d"]
+)
 def test_what_is_not_a_rule_number(text: str):
     """Words, two or four digits, too many letters: not a number a user means."""
     assert RuleNumber.written(text) is None

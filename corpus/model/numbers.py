@@ -23,6 +23,8 @@ _WRITTEN_PREFIX = re.compile(
     r"^\s*(?:rules?|regola|regole|r[èe]gles?|reglas?|cr|r\.)\s*", re.IGNORECASE
 )
 _WRITTEN = re.compile(r"(\d{3})(?:[.,](\d+)([a-z]{0,2}))?\.?", re.ASCII)
+# Spaces typed inside one ("704 .5j", "704. 5j", "704.5 j"): the number without them.
+_WRITTEN_SPACES = re.compile(r"\s*([.,])\s*(?=\d)|(?<=\d)\s+(?=[a-z]{1,2}\.?$)", re.ASCII)
 
 # A rule number cited in a text ("vedi regola 704.5j", "See rule 117"): the one pattern.
 CITATION = re.compile(r"\b([0-9]{3}(?:\.[0-9]+[a-z]{0,2})?)\b")
@@ -49,8 +51,10 @@ class RuleNumber:
 
     @staticmethod
     def written(text: str) -> RuleNumber | None:
-        """A number as people write it ("Rule 205.4D", "regla 205,4d", "205.4."), or None."""
+        """A number as people write it ("Rule 205.4D", "regla 205,4d", "205.4.", "704 .5j"), or
+        None."""
         text = _WRITTEN_PREFIX.sub("", text, count=1).strip().lower()
+        text = _WRITTEN_SPACES.sub(lambda m: m[1] or "", text)
         match = _WRITTEN.fullmatch(text)
         if not match:
             return None
