@@ -665,6 +665,7 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
         )
     if not any(c.isalnum() for c in phrase):
         raise Problem(f"{phrase!r} has no word to look up; give a term, e.g. leggendario", 400)
+    from corpus.terms.headwords import dictionary_form
     from corpus.terms.obsolete import replaced_by
 
     concepts: dict[str, list[dict[str, Any]]] = {}
@@ -683,7 +684,10 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
             hidden += 1
             continue
         english = found.english.lower()
-        concepts.setdefault(english, []).append(_term_row(found, english in obsolete))
+        row = _term_row(found, english in obsolete)
+        if headword := dictionary_form(found.term, found.lang, engine.lemmas):
+            row["dictionary_form"] = headword  # cards print "piochez": piocher
+        concepts.setdefault(english, []).append(row)
     # A translation made before a rename names the old concept: listed under the new one too
     # ("mana value": Portuguese "custo de mana convertido", as converted mana cost).
     replaced = replaced_by(obsolete)

@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from corpus.model.lemmas import Lemmas
+from corpus.terms.headwords import dictionary_form
 from corpus.terms.termbase import TermBase, static_terms
 from search.cli import cli
 from search.engine import Engine
@@ -233,6 +234,41 @@ def test_an_inflected_word_finds_the_rule_of_its_term_through_its_lemma(cached_h
     """On the seeds, Italian "arcieri" (archers: no term is written so) finds 205.3m, whose
     list of creature types names "Archer (Arciere)", through its lemma "arciere"."""
     assert keys("arcieri") == ["205.3m"]
+
+
+@pytest.mark.parametrize(
+    ("printed", "lang", "headword"),
+    [("piochez", "fr", "piocher"), ("jetons", "fr", "jeton"), ("pedine", "it", "pedina"),
+     ("sacrifica", "it", "sacrificare"), ("adivina", "es", "adivinar"), ("vidas", "es", "vida"),
+     ("tempêtes", "fr", None), ("indizio", "it", None), ("partita", "it", None),
+     ("manifiesta", "es", None), ("piocher", "fr", None), ("segnalino veleno", "it", None)],
+)  # fmt: skip
+def test_a_printed_term_has_its_dictionary_form_when_regular(
+    lemmas: Lemmas, printed: str, lang: str, headword: str | None
+):
+    """A card's imperative or plural gets its dictionary form; a keyword noun the dictionary
+    reads as another word (tempêtes as tempêter, indizio as indiziare) gets none."""
+    assert dictionary_form(printed, lang, lemmas) == headword
+
+
+def test_term_shows_the_dictionary_form_of_a_term_cards_print_inflected(cached_home: Path):
+    """`term piocher` lists draw's French "piochez" (as cards print it) with its dictionary
+    form, piocher, and so do --json and the web's term page; a term that is its own headword
+    has none."""
+    result = CliRunner().invoke(cli, ["term", "piocher"], catch_exceptions=False)
+    assert "  fr  piochez (dictionary form: piocher)  — learned from MTGJSON card text" in (
+        result.output
+    )
+    result = CliRunner().invoke(cli, ["term", "draw", "--json"], catch_exceptions=False)
+    terms = {t["term"]: t for t in json.loads(result.output)["concepts"][0]["terms"]}
+    assert terms["piochez"]["dictionary_form"] == "piocher"
+    assert "dictionary_form" not in terms["pesca"]
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    page = TestClient(create_app(cached_home)).get("/term/piocher").text
+    assert "piochez</a> <small>(dictionary form: piocher)</small>" in page
 
 
 # --- each word's language ----------------------------------------------------------------------

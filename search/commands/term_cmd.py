@@ -35,7 +35,10 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
     for concept in payload["concepts"]:
         echo(f"{concept['english']}{_obsolete_note(concept)}")
         for term in concept["terms"]:
-            echo(f"  {term['lang']}  {term['term']}{_period(term)}  — {term['source']}")
+            echo(
+                f"  {term['lang']}  {term['term']}{_dictionary_form(term)}{_period(term)}"
+                f"  — {term['source']}"
+            )
         if concept["rules"]:
             echo(f"  rules: {', '.join(concept['rules'])}")
     if payload.get("hidden"):
@@ -51,6 +54,12 @@ def _obsolete_note(concept: dict[str, Any]) -> str:
         return ""
     now = f": now {concept['replaced_by']}" if concept.get("replaced_by") else ""
     return f" (obsolete in English{now})"
+
+
+def _dictionary_form(term: dict[str, Any]) -> str:
+    """ " (dictionary form: piocher)" for a term cards print inflected ("piochez")."""
+    headword = term.get("dictionary_form")
+    return f" (dictionary form: {headword})" if headword else ""
 
 
 def _period(term: dict[str, Any]) -> str:
