@@ -448,6 +448,14 @@ def test_a_term_not_in_the_term_base_is_an_error_in_json_too():
     assert code == 1 and err.endswith("try `mtgrules search 'zzzz qqqq'`\n")
 
 
+def test_multiplayer_has_its_name_in_every_language():
+    """`term multijoueur` (and multigiocatore, multijugador, the Spanish CR's "varios
+    jugadores") is multiplayer: it was not in the term base."""
+    for asked in ("multijoueur", "multigiocatore", "multijugador", "varios jugadores"):
+        code, out, _ = run("term", asked, "--json")
+        assert code == 0 and json.loads(out)["concepts"][0]["english"] == "multiplayer", asked
+
+
 def test_term_base_expands_queries_across_languages():
     """legendary finds leggendario and légendaire; tipos de tierra finds Italian 205.3i;
     types d'artefacts finds Italian 205.3g (the examples of the English-backbone issue)."""

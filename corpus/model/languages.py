@@ -67,6 +67,11 @@ class Language:
     # The pronouns joined to an infinitive, gerund or imperative, longest first ("glielo"
     # before "lo"): "rimetterlo" is "rimettere" + "lo", a form no dictionary lists.
     enclitics: tuple[str, ...] = ()
+    # How a form cards print relates to its dictionary form, regularly enough that simplemma's
+    # lemma is trusted for it (corpus/terms/headwords.py): (printed ending, lemma ending,
+    # same stem). Same stem: the lemma is the form with its ending replaced ("jetons": jeton;
+    # "sacrifica": sacrificare); else the lemma need only end so ("choisissez": choisir).
+    printed_forms: tuple[tuple[str, str, bool], ...] = ()
     # Irregular past forms and the verb the rules write ("drew": draw, "forgot": forget): a
     # stemmer leaves them apart, and questions tell what happened.
     past_forms: dict[str, str] = field(default_factory=dict)
@@ -260,6 +265,8 @@ LANGUAGES: dict[str, Language] = {
             *("glielo", "gliela", "glieli", "gliele", "gliene", "gli", "lo", "la", "li", "le"),
             *("ne", "mi", "ti", "si", "ci", "vi"),
         ),
+        # Plurals (danni: danno, pedine: pedina) and the imperative cards print (sacrifica).
+        printed_forms=(("i", "o", True), ("i", "e", True), ("e", "a", True), ("a", "are", True)),
         asking_words=word_set(
             "penalità penalita penalizzazione sanzione sanzioni giudice giudici arbitro "
             "torneo tornei rel penalizzato penalizzata penalizzati penalizzare sanzionato"
@@ -415,6 +422,13 @@ LANGUAGES: dict[str, Language] = {
             "mêlée melee multi ffa"
         ),
         variant_phrases=("chacun pour soi",),
+        # Plurals (jetons: jeton) and the "vous" imperative cards print (piochez: piocher).
+        printed_forms=(
+            ("s", "", True),
+            ("ez", "er", False),
+            ("ez", "ir", False),
+            ("ez", "re", False),
+        ),
         asking_words=word_set(
             "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois "
             "rel pénalisé pénalisée pénalisés pénaliser sanctionné"
@@ -547,6 +561,8 @@ LANGUAGES: dict[str, Language] = {
             *("selo", "sela", "selos", "selas", "los", "las", "les", "nos", "lo", "la", "le"),
             *("me", "te", "se"),
         ),
+        # Plurals (vidas: vida) and the imperative cards print (adivina: adivinar).
+        printed_forms=(("s", "", True), ("a", "ar", True)),
         asking_words=word_set(
             "penalización penalizacion penalizaciones penalidad sanción sancion sanciones "
             "juez jueces árbitro arbitro torneo torneos rel penalizado penalizada penalizados "

@@ -10,6 +10,7 @@ more than a missing one."""
 
 from __future__ import annotations
 
+from corpus.model.languages import LANGUAGES
 from corpus.model.lemmas import Lemmas
 
 
@@ -27,18 +28,12 @@ def dictionary_form(term: str, lang: str, lemmas: Lemmas | None) -> str | None:
 
 
 def _regular(written: str, lemma: str, lang: str) -> bool:
-    """Whether a printed form is a regular plural or card imperative of `lemma`."""
-    stem = written[:-1]
-    if lang in ("fr", "es") and written.endswith("s") and lemma == stem:
-        return True  # jetons: jeton; fenómenos: fenómeno
-    if lang == "fr":  # cards speak to "vous": piochez, choisissez, renvoyez
-        return written.endswith("ez") and lemma.endswith(("er", "ir", "re"))
-    if lang == "it":  # danni: danno; pedine: pedina; sacrifica: sacrificare
-        return (
-            (written.endswith("i") and lemma in (stem + "o", stem + "e"))
-            or (written.endswith("e") and lemma == stem + "a")
-            or (written.endswith("a") and lemma == stem + "are")
-        )
-    if lang == "es":  # adivina: adivinar; agrupa: agrupar
-        return written.endswith("a") and lemma == written + "r"
+    """Whether a printed form is a regular plural or card imperative of `lemma` (the language
+    table's printed_forms)."""
+    language = LANGUAGES.get(lang)
+    for printed, ending, same_stem in language.printed_forms if language else ():
+        if not written.endswith(printed):
+            continue
+        if lemma == written.removesuffix(printed) + ending if same_stem else lemma.endswith(ending):
+            return True
     return False
