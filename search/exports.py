@@ -17,7 +17,7 @@ from corpus.model.documents import doc_of_key
 from corpus.model.languages import SHOWN_ORDER
 from corpus.model.numbers import sort_key
 from corpus.model.records import KINDS, Record
-from corpus.terms.termbase import Term, TermBase
+from corpus.terms.termbase import SHOWN_CONFIDENCE, Term, TermBase
 
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 
@@ -171,10 +171,13 @@ def to_tmx(units_: Sequence[Unit]) -> str:
 def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     """TBX (ISO 30042, TBX-Basic shape): a termEntry per English concept, a langSet per
     language, a tig per term with its source (and period) as notes. English, the concept's
-    own language, is in every entry whichever languages are asked for."""
+    own language, is in every entry whichever languages are asked for. A learned pair too
+    unsure for `term` to show is left out here too: a CAT tool offers what it is given."""
     wanted = {*langs, "en"} if langs else set(SHOWN_ORDER)
     concepts: dict[str, dict[str, dict[str, Term | None]]] = {}
     for term in termbase.terms:
+        if not term.shown:
+            continue  # "flying" es "habilidad de defensor", confidence 0.00
         concept = term.english.lower()
         known = concepts.setdefault(concept, {"en": {term.english: None}})
         terms = known.setdefault(term.lang, {})
@@ -185,7 +188,8 @@ def to_tbx(termbase: TermBase, langs: Sequence[str]) -> str:
     ET.SubElement(ET.SubElement(header, "sourceDesc"), "p").text = (
         "mtgrules term base: term pairs learned by word alignment (eflomal) from the library's "
         "translated rules beside their English counterparts and from MTGJSON card lines, with "
-        "how often each was seen and how sure it is; curated terms for what cannot be learned"
+        "how often each was seen and how sure it is (pairs below confidence "
+        f"{SHOWN_CONFIDENCE} left out); curated terms for what cannot be learned"
     )
     body = ET.SubElement(ET.SubElement(martif, "text"), "body")
     for index, (_, by_lang) in enumerate(sorted(concepts.items()), start=1):

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import copy_home
 
+from corpus.terms.termbase import SHOWN_CONFIDENCE, TermBase
 from search.cli import cli
 
 PDF = "magic_rules_clean.pdf"
@@ -111,11 +112,17 @@ def test_apostrophes_of_every_form_match_alike(learned_home: Path):
 
 
 def test_tbx_carries_the_learned_evidence(learned_home: Path):
-    """Each learned term in TBX says how often it was seen and how sure it is."""
+    """Each learned term in TBX says how often it was seen and how sure it is; a pair too
+    unsure for `term` to show is not exported either (a CAT tool offers what it is given)."""
     code, out = run(learned_home, "export", "--format", "tbx", "--lang", "es")
     assert code == 0
     notes = [n.text or "" for n in ET.fromstring(out).iter("note")]
     assert any(n.startswith("learned: seen ") and "confidence" in n for n in notes)
+    confidences = [float(n.rsplit(" ", 1)[1]) for n in notes if n.startswith("learned: seen ")]
+    assert min(confidences) >= SHOWN_CONFIDENCE
+    saved = next(learned_home.glob("index/build-*/termbase.json")).read_text("utf-8")
+    learned = TermBase.from_json(saved).terms
+    assert any(not t.shown and t.lang == "es" for t in learned)  # there were some to leave out
     # One language asked for: every entry still has its English term beside the Spanish.
     entries = list(ET.fromstring(out).iter("termEntry"))
     assert entries
