@@ -973,8 +973,9 @@ def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str
     if date not in editions and typed_date(date):
         date = in_effect_on(list(editions), date) or date
     if date not in editions:
+        # A date before every loaded edition: nothing of that (exit 1), as `search --edition`.
         known = ", ".join(editions) or "none (add an edition with `mtgrules add`)"
-        raise Problem(f"no edition {wanted!r} for {option}; loaded editions: {known}", 400)
+        raise Problem(f"no edition {wanted!r} for {option}; loaded editions: {known}", 404)
     return date
 
 

@@ -198,8 +198,8 @@ def test_history_takes_a_rules_title_in_any_language_as_show_does(library: Path)
 
 def test_a_date_between_editions_is_the_rules_in_effect_then(library: Path):
     """`--edition 2025-12-01` is no edition: it reads English 2025-11-14, in effect that day
-    (it was "no text of edition 2025-12-01"), and says so; a date before every loaded edition
-    is still an error."""
+    (it was "no text of edition 2025-12-01"), and says so, in `show` and `export` alike; a date
+    before every loaded edition is still an error."""
     result = CliRunner().invoke(cli, ["show", "725.1", "--edition", "2025-12-01"])
     assert result.exit_code == 0
     assert result.stderr.startswith(
@@ -210,6 +210,16 @@ def test_a_date_between_editions_is_the_rules_in_effect_then(library: Path):
     assert payload["edition_note"].endswith("the rules in effect then, English 2024-11-08")
     early = CliRunner().invoke(cli, ["show", "704.5j", "--edition", "2010-01-01"])
     assert early.exit_code == 1 and "no text of edition 2010-01-01" in early.stderr
+    # export reads it so too (it refused the date).
+    exported = CliRunner().invoke(
+        cli, ["export", "--format", "jsonl", "--lang", "en", "--edition", "2025-12-01"]
+    )
+    assert exported.exit_code == 0
+    assert exported.stderr == (
+        "note: 2025-12-01 is no edition here: the rules in effect then, English 2025-11-14\n"
+    )
+    records = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert records and {r["edition"] for r in records} == {"2025-11-14"}
 
 
 def test_search_for_a_number_with_an_edition_reads_it_as_show_does(library: Path):
@@ -484,13 +494,14 @@ def test_a_rule_pages_diff_link_shows_that_rules_changes_alone(library: Path):
 
 def test_diff_reads_a_date_between_editions_as_the_edition_in_effect(library: Path):
     """`diff --from 2025-12-01` is English 2025-11-14, in effect that day, as `--edition`
-    reads a date; a date before every loaded edition is still an error."""
+    reads a date; a date before every loaded edition is still an error (exit 1, as `search
+    --edition` says it: no text of that date)."""
     payload = json.loads(
         run("diff", "--from", "2025-12-01", "--to", "2026-08-07", "310.9", "--json")
     )
     assert (payload["from"], payload["to"]) == ("2025-11-14", "2026-08-07")
     result = CliRunner().invoke(cli, ["diff", "--from", "2020-01-01", "--to", "2026-08-07"])
-    assert result.exit_code == 2 and "no edition '2020-01-01' for --from" in result.stderr
+    assert result.exit_code == 1 and "no edition '2020-01-01' for --from" in result.stderr
 
 
 def test_a_rule_that_appeared_and_never_changed_says_so(library: Path):

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from corpus.model.dates import resolve_edition
+from corpus.model.dates import in_effect_on, resolve_edition
 from corpus.paths import home
 from indexer.store import read_current
 from search.commands.options import EDITION, lang_option
@@ -198,10 +198,20 @@ def _of_edition(records: list[dict[str, Any]], edition: str | None) -> Callable[
 
 
 def _resolved(edition: str | None) -> str | None:
-    """`latest` as the newest English edition of the current build."""
+    """`latest` as the newest English edition of the current build, and a date between
+    editions as the edition in effect then (said on stderr), as every command reads it."""
     if edition is None:
         return None
-    return resolve_edition(edition, (read_current(home()) or {}).get("english_editions", []))
+    editions = (read_current(home()) or {}).get("english_editions", [])
+    wanted = resolve_edition(edition, editions)
+    in_effect = in_effect_on(editions, wanted)
+    if wanted in editions or in_effect is None:
+        return wanted  # none in effect yet: _check_edition says which editions there are
+    echo(
+        f"note: {wanted} is no edition here: the rules in effect then, English {in_effect}",
+        err=True,
+    )
+    return in_effect
 
 
 def _failures() -> list[str]:
