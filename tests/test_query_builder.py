@@ -78,6 +78,15 @@ def test_a_creature_is_also_searched_as_a_permanent(seeds_engine: Engine):
     assert not {t for t in leaves(seeds_engine.query("legendary land")[0]) if t.text == "perman"}
 
 
+def test_a_graveyard_is_also_searched_as_a_zone(seeds_engine: Engine):
+    """111.7 says a token "in a zone other than the battlefield ceases to exist": a question
+    about a token put into a graveyard ("cementerio" through its translation) reaches it by
+    "zone", weighed as a translation; a library is not searched so."""
+    for query in ("token graveyard", "ficha cementerio"):
+        assert Term("text_en", "zone", boost=0.5) in leaves(seeds_engine.query(query)[0])
+    assert not {t for t in leaves(seeds_engine.query("token library")[0]) if t.text == "zone"}
+
+
 def test_more_than_allowed_in_stop_words_is_the_word_extra(seeds_engine: Engine):
     """ "de más", "in più", "a mais" are stop words alone: a query reads each as "extra", so
     "robó una carta de más" keeps what sets it apart from "robó una carta"."""

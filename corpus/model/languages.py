@@ -827,7 +827,9 @@ LANGUAGES: dict[str, Language] = {
             "tutored:search,library etb etbs:enters ltb:leaves sba sbas:state-based "
             "sac sacs sacked:sacrifice"
         ),
-        broader=meanings_of("creature creatures:permanent"),
+        # A graveyard is a zone: "a token in a zone other than the battlefield ceases to exist"
+        # (111.7) answers what happens to a token put into a graveyard.
+        broader=meanings_of("creature creatures:permanent graveyard graveyards:zone"),
         spelt_counts=words_in(
             "zero one two three four five six seven eight nine ten eleven twelve thirteen "
             "fourteen fifteen sixteen seventeen eighteen nineteen twenty"
