@@ -69,9 +69,10 @@ def test_a_diff_backwards_says_so(full: Path):
 
 
 def test_unknown_edition_lists_the_loaded_ones(full: Path):
-    """--from 1999-01-01 is a usage error naming the editions there are."""
+    """--from 1999-01-01, before every edition here, exits 1 (no text of that date, as `search
+    --edition` says) naming the editions there are."""
     code, _, err = run("diff", "--from", "1999-01-01", "--to", "2024-11-08")
-    assert code == 2 and "loaded editions: 2015-01-23" in err
+    assert code == 1 and "loaded editions: 2015-01-23" in err
 
 
 @pytest.mark.parametrize(
