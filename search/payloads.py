@@ -871,8 +871,8 @@ def _judge_part_asked(rule: str, doc: str) -> str:
     """The key of the part a judge diff is asked for ("2.3" or "MTR 2.3" with --doc mtr); a
     usage error for another document's part or no part at all."""
     written = rule.strip()
-    if (number := RuleNumber.written(written)) and number.section >= 100:
-        # No judge document has a chapter 100: "704.5j" is the CR's rule.
+    if RuleNumber.written(written):
+        # Three digits, as no judge document numbers its parts: "704.5j" is the CR's rule.
         raise Problem(
             f"{rule!r} is a CR rule number, not a part of the {doc.upper()}; compare the CR's "
             f"editions without --doc: `mtgrules diff --from DATE --to DATE {written}`",

@@ -207,10 +207,10 @@ def _resolved(edition: str | None) -> str | None:
     in_effect = in_effect_on(editions, wanted)
     if wanted in editions or in_effect is None:
         return wanted  # none in effect yet: _check_edition says which editions there are
-    echo(
-        f"note: {wanted} is no edition here: the rules in effect then, English {in_effect}",
-        err=True,
-    )
+    from search.results import Filters
+
+    # The note every command gives for such a date (Filters.edition_note).
+    echo(f"note: {Filters(edition=in_effect, asked_edition=wanted).edition_note}", err=True)
     return in_effect
 
 
