@@ -6,12 +6,11 @@ hand-off) and indexed into a new folder. CURRENT is swapped only when the folder
 from __future__ import annotations
 
 import contextlib
-import gc
 import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -24,7 +23,7 @@ from corpus.align.editions import by_edition
 from corpus.align.following import edition_numbers, followings
 from corpus.align.identity import Identity, identity
 from corpus.model.documents import doc_of_key, is_english_edition
-from corpus.model.records import Document, Record
+from corpus.model.records import Document, Record, collector_paused
 from corpus.paths import TERMBASE, TERMBASE_READY
 from corpus.terms.enrichment import with_terms
 from corpus.terms.learning import learning_records, prepare
@@ -68,7 +67,7 @@ def build(
 ) -> BuildResult:
     """Plan and carry out a build of `home`'s library, under its build lock. `verified`: the
     live build folder the caller has just checked whole (`indexer.integrity.live_damage`)."""
-    with build_lock(home), _collector_paused():
+    with build_lock(home), collector_paused():
         result = apply(plan(home, force, verified), progress)
     # The lexical index is live: now its vectors (in the background unless MTGRULES_MEANING
     # says otherwise); also when the build was current but an embedder died before finishing.
@@ -122,19 +121,6 @@ def _give_back_memory() -> None:
         import ctypes
 
         ctypes.CDLL(None).malloc_trim(0)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a build makes its 100,000 records: they hold no
-    cycles, and the collector's passes over every live object took a tenth of a full build."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 ASIDE_FROM = 4  # English editions: fewer are not worth a process

@@ -40,11 +40,12 @@ COMMANDS = {
     "check": "search.commands.check_cmd",
     "serve": "search.commands.serve_cmd",
 }
-# Commands that read the index and answer once: what they make (the index's readers, the term
-# base, the results) lives until the process ends, so a collection finds no garbage worth its
-# time (a search's collections cost some 20 ms). Their process runs without the collector, but
-# for a build they start (search.session.build_with_progress turns it back on).
-ONE_SHOT = {"show", "search"}
+# Commands that read the index or the records and answer once: what they make (the index's
+# readers, the term base, the results, the 114,000 records `history` and `diff` align) lives
+# until the process ends, so a collection finds no garbage worth its time (a search's
+# collections cost some 20 ms, `history`'s a second and a half). Their process runs without the
+# collector, but for a build they start (search.session.build_with_progress turns it back on).
+ONE_SHOT = {"show", "search", "history", "diff", "stale", "check", "export"}
 
 
 def _as_written(message: str) -> str:

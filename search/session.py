@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from corpus import paths
-from corpus.model.records import read_jsonl
+from corpus.model.records import read_all
 from corpus.paths import home
 from indexer.freshness import is_fresh
 from indexer.integrity import live_damage, records_mismatch
@@ -208,4 +208,4 @@ def hand_off() -> bytes:
 
 def library_records(langs: tuple[str, ...] = ()) -> list[Record]:
     """The current hand-off records."""
-    return list(read_jsonl(hand_off().splitlines(), langs))
+    return read_all(hand_off().splitlines(), langs)

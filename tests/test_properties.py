@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import IT, seed
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from corpus.model.records import Record, read_jsonl
+from corpus.model.records import Record, read_all, read_jsonl
 from corpus.read.ingest import IngestError, ingest_bytes
 from corpus.read.layouts import LAYOUTS, Context
 from indexer.state import chunk
@@ -80,3 +81,14 @@ def test_hand_off_keys_renamed_as_the_whole_pattern_renames_them(keys: list[str]
     assert _keys_like(renamed).sub(lambda m: _renamed_key(m, renamed), lines) == _KEY.sub(
         lambda m: _renamed_key(m, renamed), lines
     )
+
+
+def test_records_read_whole_are_the_records_written_and_unknown_fields_are_refused():
+    """read_all (the collector paused) reads what read_jsonl reads, each alignment shared by
+    value, and a line with a field no record has is refused by name, not read past."""
+    records = ingest_bytes(seed(IT), IT).records
+    lines = chunk(records).decode("utf-8").splitlines()
+    assert tuple(read_all(lines)) == records
+    assert read_all(lines, ("fr",)) == []
+    with pytest.raises(TypeError, match="colour"):
+        Record.from_dict({**records[0].to_dict(), "colour": "red"})

@@ -31,7 +31,7 @@ from corpus.model.languages import (
     validate_languages,
     validate_translations,
 )
-from corpus.model.records import KINDS, read_jsonl
+from corpus.model.records import KINDS, read_all
 from indexer.integrity import live_damage, records_mismatch
 from indexer.store import Current, live_build
 from search import payloads
@@ -183,7 +183,7 @@ class Library:
         if data is None or why:
             self._damaged(current, [why or "records.jsonl is missing"])
         assert data is not None
-        records = list(read_jsonl(data.splitlines()))
+        records = read_all(data.splitlines())
         with self._lock:
             if self._dir == current.dir:
                 self._records = records
