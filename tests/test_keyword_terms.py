@@ -110,6 +110,22 @@ def test_no_curated_row_repeats_a_learned_pair():
     assert unlearned(curated, learned) == curated
 
 
+def test_a_curated_keyword_action_stands_beside_an_unsure_learned_pair():
+    """English counter is two things: the learner gives it the counters' noun (contadores) and
+    contrarrestar at 0.02, too unsure to be shown; that pair does not stand for the curated row
+    naming 701.6's keyword action, which stays, as the Italian and French ones do."""
+    curated = {(t.lang, t.term): t for t in static_terms() if t.source.startswith("curated")}
+    action = [curated[lang, term] for lang, term in ACTION_COUNTER]
+    assert {t.english for t in action} == {"counter"}
+    unsure = Term("counter", "es", "contrarrestar", "learned: 3 aligned pairs", confidence=0.02)
+    sure = Term("counter", "es", "contrarrestar", "learned: 90 aligned pairs", confidence=0.6)
+    assert unlearned(action, [unsure]) == action
+    assert unlearned(action, [sure]) == action[:2]
+
+
+ACTION_COUNTER = (("it", "neutralizzare"), ("fr", "contrecarrer"), ("es", "contrarrestar"))
+
+
 def test_noise_is_below_the_shown_confidence():
     """The learned pairs below the threshold are keyword lines misread; the real terms sit above."""
     learned = {(t.english, t.lang, t.term): t for t in static_terms() if t.confidence is not None}
