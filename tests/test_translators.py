@@ -271,3 +271,32 @@ def test_a_decimal_comma_is_a_citation():
         "100",
         "101",
     ]
+
+
+def test_a_list_of_pairs_is_read_pair_by_pair_in_every_language():
+    """105.5's ten color pairs are ten items in English and in the Spanish CR, whose last two
+    pairs have no comma between them ("verde y blanco y verde y azul"): `check` found "12 list
+    items here, 11 in English" where nothing differs."""
+    from corpus.model.words import list_items
+
+    english = (
+        "If an effect refers to a color pair, it means exactly two of the five colors. There are"
+        " ten color pairs: white and blue, white and black, blue and black, blue and red, black"
+        " and red, black and green, red and green, red and white, green and white, and green and"
+        " blue."
+    )
+    spanish = (
+        "Si un efecto se refiere a un par de color, significa exactamente dos de los cinco"
+        " colores. Hay diez pares de color: blanco y azul, blanco y negro, azul y negro, azul y"
+        " rojo, negro y rojo, negro y verde, rojo y verde, rojo y blanco, verde y blanco y verde y"
+        " azul."
+    )
+    assert list_items(english)[-2:] == ["green and white", "green and blue"]
+    assert list_items(spanish)[-2:] == ["verde y blanco", "verde y azul"]
+    assert len(list_items(english)) == len(list_items(spanish)) == 10
+    assert list_items("I tipi di carta sono artefatto, battaglia, creatura e vanguard.") == [
+        "artefatto",
+        "battaglia",
+        "creatura",
+        "vanguard",
+    ]

@@ -74,10 +74,33 @@ def list_items(text: str) -> list[str]:
         match = _LIST_INTRO.search(sentence)
         if not match:
             continue
-        items = [i.strip(' ."“”«»') for i in _LAST_ITEM.sub(", ", match["items"]).split(",")]
+        items = [i.strip(' ."“”«»') for i in _split_items(match["items"])]
         if len(items) >= 3 and all(i and len(i.split()) <= 4 for i in items):
             return items
     return []
+
+
+_CONJUNCTION = re.compile(r"\s+(?:e|ed|and|et|y|o|or|ou)\s+")
+
+
+def _split_items(run: str) -> list[str]:
+    """A list's items: at its commas, and at the conjunction before its last item. When its
+    items are pairs joined by the conjunction themselves (105.5's color pairs: "white and blue,
+    …, green and white, and green and blue"), the last part is one pair ("and green and blue")
+    or, without a comma before it, two ("verde y blanco y verde y azul"), not four colors."""
+    parts = run.split(",")
+    joined = [p for p in parts[:-1] if _CONJUNCTION.search(f" {p.strip()} ")]
+    if len(parts) < 3 or len(joined) * 2 < len(parts) - 1:
+        return _LAST_ITEM.sub(", ", run).split(",")
+    last = re.sub(r"^\s*(?:e|ed|and|et|y|o|or|ou)\s+", "", parts[-1])
+    words = _CONJUNCTION.split(last.strip())
+    conjunctions = _CONJUNCTION.findall(last.strip())
+    # Pairs of words, each joined by the conjunction it was written with.
+    tail = [
+        words[i] + conjunctions[i] + words[i + 1] if i + 1 < len(words) else words[i]
+        for i in range(0, len(words), 2)
+    ]
+    return [*parts[:-1], *tail]
 
 
 def english_key(words: Sequence[str]) -> str:
