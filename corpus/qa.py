@@ -5,6 +5,7 @@ translation lacks or numbers English lacks, and translator notes."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -54,6 +55,9 @@ def translation_problems(
         unpaired = pairing.unpaired(known)
         if unpaired:
             add("list", f"{len(mine)} list items here, {len(theirs)} in English: {unpaired}")
+    symbols = symbol_difference(record.text, english.text)
+    if symbols:
+        add("symbols", symbols)
     cited_here = set(cited_numbers(record.text)) - {number}
     cited_there = set(cited_numbers(english.text)) - {english.number}
     if cited_here != cited_there:
@@ -144,6 +148,28 @@ def list_pairing(mine: list[str], theirs: list[str], termbase: TermBase | None) 
 _MARK = re.compile(r"\{[^}]+\}|\d+")
 
 
+_SYMBOL = re.compile(r"\{[^{}\s]{1,6}\}")
+
+
+def symbol_difference(text: str, english: str) -> str:
+    """How the symbols in braces ({T}, {2}, {W/U}) of a translated rule differ from its
+    English counterpart's, each as many times as printed, or "" when they are the same: a
+    cost or a symbol is written alike in every language (the Spanish CR's Clue, 111.10f,
+    costs "{2},{T}" where English's costs "{2}")."""
+    here, there = Counter(_symbols(text)), Counter(_symbols(english))
+    extra, lacking = sorted((here - there).elements()), sorted((there - here).elements())
+    parts = []
+    if extra:
+        parts.append(f"prints {' '.join(extra)}, which English does not")
+    if lacking:
+        parts.append(f"lacks {' '.join(lacking)}, which English prints")
+    return "; ".join(parts)
+
+
+def _symbols(text: str) -> list[str]:
+    return [symbol.upper() for symbol in _SYMBOL.findall(text)]
+
+
 def _same_marks(a: str, b: str) -> bool:
     """Items that carry the same mana symbols or numbers ("{W} blanco", "{W} is white")."""
     marks = _MARK.findall(a)
@@ -231,6 +257,7 @@ SEVERITY: dict[str, tuple[str, int]] = {
     "absent": ("warning", 4),
     "list": ("warning", 5),
     "names": ("warning", 5),
+    "symbols": ("warning", 5),
     "translator-note": ("info", 6),
     "untranslated": ("info", 7),
 }

@@ -1262,8 +1262,11 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
             problems.extend(coverage_problems(rules, followed_rules))
         for rule in rules:
             # In the translation's own numbering: its key is today's rule (rule identity),
-            # its printed number the followed edition's; a content alignment has only its key.
-            own_number = rule.key if rule.align.method == "content" else rule.number
+            # its printed number the followed edition's; a content alignment has only its key,
+            # and a misprinted number (the Spanish Clue printed 111.10b, read as 111.10f) is
+            # compared as what it was read as, not with the other rule of that number.
+            misprinted = "misnumbered" in rule.flags
+            own_number = rule.key if rule.align.method == "content" or misprinted else rule.number
             counterpart = reference.get(own_number) if rule.align.method != "own" else None
             if counterpart is not None:
                 problems.extend(translation_problems(rule, counterpart, termbase, numbers))
