@@ -200,15 +200,53 @@ def coverage_problems(rules: Sequence[Record], english: Sequence[Record]) -> lis
         lacking = len(theirs - mine)
         message = f"{lacking:,} rules of English {edition} are untranslated entries here"
         return [Problem(source, None, "untranslated", message)] if lacking else []
+    lacked = sorted(theirs - mine, key=sort_key)
+    holders = _holders(lacked, rules, english, read_as)
     problems = [
-        Problem(source, n, "missing", f"English {edition} has {n}; this translation does not")
-        for n in sorted(theirs - mine, key=sort_key)
+        Problem(
+            source,
+            n,
+            "missing",
+            f"English {edition} has {n}; this translation does not{holders.get(n, '')}",
+        )
+        for n in lacked
     ]
     problems.extend(
         Problem(source, n, "extra", f"{n} is not a rule of English {edition}")
         for n in sorted(mine - theirs, key=sort_key)
     )
     return problems
+
+
+LONGER = 1.8  # a translation runs some 1.1-1.3 times its English; past this it holds more
+
+
+def _holders(
+    lacking: Sequence[str],
+    rules: Sequence[Record],
+    english: Sequence[Record],
+    read_as: dict[str, str],
+) -> dict[str, str]:
+    """For each English number a translation lacks, where its text may be: the rule before it,
+    when that rule here is LONGER times its English or more (the Spanish PDF prints 405.6d and
+    405.6e without numbers, so their text ends 405.6c)."""
+    english_text = {r.number: r.text for r in english if r.number}
+    order = sorted(english_text, key=sort_key)
+    place = {number: i for i, number in enumerate(order)}
+    here = {read_as.get(r.key, r.number): r.text for r in rules if r.number}
+    found = {}
+    for number in lacking:
+        before = next(
+            (order[i] for i in range(place[number] - 1, -1, -1) if order[i] in here), None
+        )
+        if before is None or not english_text[before]:
+            continue
+        times = len(here[before]) / len(english_text[before])
+        if times >= LONGER:
+            found[number] = (
+                f" (its text may be in {before}, {times:.1f} times as long here as in English)"
+            )
+    return found
 
 
 FAR_BEHIND = 180  # days between a translation's date and the English edition it is checked with
