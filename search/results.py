@@ -199,11 +199,21 @@ class Filters:
         notes = []
         if asked != edition and (not self.docs or "cr" in self.docs):
             notes.append(f"{asked} is no edition here: the rules in effect then, English {edition}")
-        notes += [
-            f"no {doc.upper()} here was in effect on {asked} (its oldest edition here: {oldest})"
-            for doc, oldest in self.not_yet
-            if not self.docs or doc in self.docs
-        ]
+        not_yet = [(d, oldest) for d, oldest in self.not_yet if not self.docs or d in self.docs]
+        if len(not_yet) == 1:
+            (doc, oldest), *_ = not_yet
+            notes.append(
+                f"no {doc.upper()} here was in effect on {asked} (its oldest edition here: "
+                f"{oldest})"
+            )
+        elif not_yet:
+            # One clause for them all: a CR question of 2019 read three of these.
+            names = [doc.upper() for doc, _ in not_yet]
+            oldest = ", ".join(f"{doc.upper()} {date}" for doc, date in not_yet)
+            notes.append(
+                f"no {', '.join(names[:-1])} or {names[-1]} here was in effect on {asked} "
+                f"(their oldest editions here: {oldest})"
+            )
         return "; ".join(notes) or None
 
     def edition_of(self, key: str) -> str | None:

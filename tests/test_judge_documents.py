@@ -1472,8 +1472,8 @@ def test_a_date_before_the_crs_first_edition_says_so_when_judge_documents_answer
     )
     result = CliRunner().invoke(cli, ["search", "trample", "--edition", "2025-01-01"])
     assert result.stderr.startswith(
-        "note: no CR here was in effect on 2025-01-01 (its oldest edition here: 2026-08-07); "
-        "no MTR here was in effect on 2025-01-01 (its oldest edition here: 2025-11-10)\n"
+        "note: no CR or MTR here was in effect on 2025-01-01 (their oldest editions here: CR"
+        " 2026-08-07, MTR 2025-11-10)\n"
     )
 
 
