@@ -201,7 +201,7 @@ class Filters:
             notes.append(f"{asked} is no edition here: the rules in effect then, English {edition}")
         not_yet = [(d, oldest) for d, oldest in self.not_yet if not self.docs or d in self.docs]
         if len(not_yet) == 1:
-            (doc, oldest), *_ = not_yet
+            [(doc, oldest)] = not_yet
             notes.append(
                 f"no {doc.upper()} here was in effect on {asked} (its oldest edition here: "
                 f"{oldest})"

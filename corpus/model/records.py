@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterable, Iterator
-from dataclasses import MISSING, asdict, dataclass, fields
-from typing import Any, Self
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Self, TypeVar
 
 KINDS = ("rule", "example", "note", "reminder", "article", "ruling", "glossary")
 
@@ -82,21 +82,13 @@ class Record:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Record:
-        """A record from its JSON. Built without __init__ (a frozen dataclass sets each field
-        through object.__setattr__): `history` and `diff` read all 114,000 records of a full
-        library, and this took three of their five seconds."""
-        unknown = data.keys() - _FIELDS
-        if unknown or "lines" not in data:
+        """A record from its JSON, built without __init__ as StoredRecord.read builds one (a
+        frozen dataclass sets each field through object.__setattr__: of the five seconds
+        `history` took on a full library's 114,000 records, three); what the JSON leaves out
+        reads as the field's default. A field no record has is refused by name."""
+        if not data.keys() <= _FIELDS or "lines" not in data:
             return cls(**data)  # the TypeError names what is wrong
-        record = object.__new__(cls)
-        values = record.__dict__
-        values.update(_DEFAULTS)
-        values.update(data)
-        values["lines"] = tuple(data["lines"])
-        values["terms"] = tuple(data.get("terms", ()))
-        values["align"] = _align(data.get("align"))
-        values["flags"] = tuple(data.get("flags", ()))
-        return record
+        return _filled(object.__new__(cls), data)
 
     def but(self, **changes: Any) -> Self:
         """A copy with some fields changed. dataclasses.replace re-runs __init__ and costs ten
@@ -106,25 +98,30 @@ class Record:
         return copy
 
 
+R = TypeVar("R", bound=Record)
+
+
+def _filled(record: R, data: dict[str, Any]) -> R:
+    """A record made without __init__, its fields set from its JSON: the lists as tuples and
+    the alignment as one. A field the JSON leaves out (penalty, original) reads as the class's
+    default."""
+    values = record.__dict__
+    values.update(data)
+    values["lines"] = tuple(data["lines"])
+    values["terms"] = tuple(data.get("terms", ()))
+    values["align"] = _align(data.get("align"))
+    values["flags"] = tuple(data.get("flags", ()))
+    return record
+
+
 def _align(data: dict[str, Any] | None) -> Align:
-    """An alignment read back from JSON, one value per method and confidence (most records
-    share BY_NUMBER): Align is frozen, so they can be shared."""
-    if not data:
+    """An alignment read back from JSON; keyed by number (most records) as the one value."""
+    if not data or (data.get("method") == "number" and data.get("confidence", 1.0) == 1.0):
         return BY_NUMBER
-    try:
-        return _ALIGNS[data["method"], data.get("confidence", 1.0)]
-    except (KeyError, TypeError):
-        align = Align(**data)
-        if len(_ALIGNS) < 10_000:  # content alignments each have their own confidence
-            _ALIGNS[align.method, align.confidence] = align
-        return align
-
-
-_ALIGNS: dict[tuple[str, float], Align] = {(BY_NUMBER.method, BY_NUMBER.confidence): BY_NUMBER}
+    return Align(**data)
 
 
 _FIELDS = frozenset(f.name for f in fields(Record))
-_DEFAULTS = {f.name: f.default for f in fields(Record) if f.default is not MISSING}
 
 
 @dataclass(frozen=True)
@@ -141,14 +138,8 @@ class StoredRecord(Record):
     ) -> StoredRecord:
         """From a record's JSON (`record_json`) and its memberships. Built without __init__: a
         lookup reads hundreds, a search more."""
-        stored = object.__new__(cls)
-        values = stored.__dict__
-        values.update(data)
-        values["lines"] = tuple(data["lines"])
-        values["terms"] = tuple(data.get("terms", ()))
-        values["align"] = _align(data.get("align"))
-        values["flags"] = tuple(data.get("flags", ()))
-        values["editions"], values["sources"] = editions, sources
+        stored = _filled(object.__new__(cls), data)
+        stored.__dict__.update(editions=editions, sources=sources)
         return stored
 
     @property

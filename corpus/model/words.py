@@ -65,7 +65,10 @@ def stem(word: str, lang: str) -> str:
 
 # A list at the end of a rule: "I tipi di carta sono artefatto, battaglia, ... e vanguard."
 _LIST_INTRO = re.compile(r"(?:\b(?:sono|are|sont|son)\b|:)\s+(?P<items>[^:]+?)\.?\s*$")
-_LAST_ITEM = re.compile(r",?\s+(?:e|ed|and|et|y|o|or|ou)\s+(?=[^,]+$)")
+_AND_OR = r"(?:e|ed|and|et|y|o|or|ou)"  # the conjunctions a list ends with, in every language
+_LAST_ITEM = re.compile(rf",?\s+{_AND_OR}\s+(?=[^,]+$)")
+_CONJUNCTION = re.compile(rf"(\s+{_AND_OR}\s+)")  # kept by re.split: each pair as written
+_LEADING_CONJUNCTION = re.compile(rf"^\s*{_AND_OR}\s+")
 
 
 def list_items(text: str) -> list[str]:
@@ -80,27 +83,18 @@ def list_items(text: str) -> list[str]:
     return []
 
 
-_CONJUNCTION = re.compile(r"\s+(?:e|ed|and|et|y|o|or|ou)\s+")
-
-
 def _split_items(run: str) -> list[str]:
     """A list's items: at its commas, and at the conjunction before its last item. When its
     items are pairs joined by the conjunction themselves (105.5's color pairs: "white and blue,
     …, green and white, and green and blue"), the last part is one pair ("and green and blue")
     or, without a comma before it, two ("verde y blanco y verde y azul"), not four colors."""
     parts = run.split(",")
-    joined = [p for p in parts[:-1] if _CONJUNCTION.search(f" {p.strip()} ")]
-    if len(parts) < 3 or len(joined) * 2 < len(parts) - 1:
+    pairs = sum(1 for part in parts[:-1] if _CONJUNCTION.search(f" {part.strip()} "))
+    if len(parts) < 3 or pairs * 2 < len(parts) - 1:
         return _LAST_ITEM.sub(", ", run).split(",")
-    last = re.sub(r"^\s*(?:e|ed|and|et|y|o|or|ou)\s+", "", parts[-1])
-    words = _CONJUNCTION.split(last.strip())
-    conjunctions = _CONJUNCTION.findall(last.strip())
-    # Pairs of words, each joined by the conjunction it was written with.
-    tail = [
-        words[i] + conjunctions[i] + words[i + 1] if i + 1 < len(words) else words[i]
-        for i in range(0, len(words), 2)
-    ]
-    return [*parts[:-1], *tail]
+    # word, conjunction, word, conjunction, word, ...: a pair is three pieces, then a joint.
+    pieces = _CONJUNCTION.split(_LEADING_CONJUNCTION.sub("", parts[-1]).strip())
+    return [*parts[:-1], *("".join(pieces[i : i + 3]) for i in range(0, len(pieces), 4))]
 
 
 def english_key(words: Sequence[str]) -> str:
