@@ -34,9 +34,14 @@ def translation_problems(
     follows does not have (`english_numbers`)."""
     problems: list[Problem] = []
     number = record.number
+    # A misprinted number names two rules: say which one this is (the line it is printed on
+    # and the number it was read as), as the duplicate finding does.
+    which = ""
+    if "misnumbered" in record.flags and english.number != number:
+        which = f" (this {number} is line {record.lines[0]}, read as {english.number})"
 
     def add(check: str, message: str) -> None:
-        problems.append(Problem(record.source, number, check, message))
+        problems.append(Problem(record.source, number, check, message + which))
 
     english_text = fold(english.text)
     named = [p.english for p in parenthesized_pairs(record)]

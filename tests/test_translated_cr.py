@@ -378,13 +378,16 @@ def test_check_ranks_findings_and_pairs_list_items(spanish_home: Path):
 @pytest.mark.shared_data
 def test_check_compares_symbols_and_reads_a_misprint_as_what_it_was_read_as(spanish_home: Path):
     """The Spanish Clue (printed 111.10b, read as 111.10f) costs "{2},{T}" where the English
-    Clue costs "{2}": a symbols finding; the Spanish Powerstone, printed 111.10c, is compared
-    with the English Powerstone (111.10h), not with the Gold token that 111.10c is, so neither
-    its symbols nor its citations are findings. 105.5's ten color pairs are ten items; a rule
-    missing after one twice as long as its English says where its text may be."""
+    Clue costs "{2}": a symbols finding, which says which 111.10b it is; the Spanish
+    Powerstone, printed 111.10c, is compared with the English Powerstone (111.10h), not with
+    the Gold token that 111.10c is, so neither its symbols nor its citations are findings.
+    105.5's ten color pairs are ten items; a rule missing after one twice as long as its
+    English says where its text may be."""
     _, out = run(spanish_home, "check", "--lang", "es", "--json")
     found = {(p["number"], p["kind"]): p["message"] for p in json.loads(out)["problems"]}
-    assert found["111.10b", "symbols"] == "prints {T}, which English does not"
+    assert found["111.10b", "symbols"] == (
+        "prints {T}, which English does not (this 111.10b is line 773, read as 111.10f)"
+    )
     assert ("111.10c", "symbols") not in found and ("111.10c", "references") not in found
     assert ("105.5", "list") not in found
     # The PDF prints 405.6d and 405.6e without numbers: their text ends 405.6c.
