@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -280,7 +280,8 @@ class Engine:
         scores = rank.named_rules_present(scores, self._concept_rules(query))
         scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named))
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
-        leads = self._definition_leads(rank.definition_entries(scores))
+        typed = self._headed({fold(query.named)}) if query.named else set()
+        leads = self._definition_leads(rank.definition_entries(scores), typed)
         scores = rank.definitions_lead_to_rules(scores, leads)
         # An infraction's name, in any language, is a tournament's word ("cartas marcadas").
         tournament = query.tournament or bool(named)
@@ -442,9 +443,13 @@ class Engine:
         """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
         concept in any language ("azione generata dallo stato": State-Based Actions), or a
         word of a list (Wizard: the creature types, 205.3m)."""
-        named = {fold(query.named), *self._names(self._concepts_named(query.named, query.asked))}
+        typed = fold(query.named)
+        named = {typed, *self._names(self._concepts_named(query.named, query.asked))}
         keys = {key for key in scores if fold(key) in named}
-        headed = self._headed(named) | {k for name in named for k in self.versions.listing(name)}
+        # A heading typed as it is written is the one asked for, not those of the concept's
+        # other form: "counters" heads 122 (Counters), "counter" 701.6 (the keyword action).
+        headed = self._headed({typed}) or self._headed(named)
+        headed |= {k for name in named for k in self.versions.listing(name)}
         return keys | (headed & set(scores)) | (infractions & set(scores))
 
     def _concept_rules(self, query: Query) -> set[str]:
@@ -498,9 +503,13 @@ class Engine:
             " ".join(words[:-1])
         )
 
-    def _definition_leads(self, entries: Sequence[str]) -> list[tuple[str, str]]:
+    def _definition_leads(
+        self, entries: Sequence[str], typed: Collection[str] = ()
+    ) -> list[tuple[str, str]]:
         """(glossary entry, the rule it sends to) for these keys: the newest English edition's
-        entries that cite rules ("See rule 704.5j"), the most specific rule of several."""
+        entries that cite rules ("See rule 704.5j"), the most specific rule of several; a rule
+        headed by what the query typed before them (Counter's two senses: "counters" asks for
+        122, Counters, not for 701.6, the keyword action)."""
         from search import rank
 
         if not entries or not self.english_editions:
@@ -522,7 +531,8 @@ class Engine:
                 cited = [n for r in definitions([seen[1]]) for n in cited_numbers(r.text)]
             if cited:
                 named = rank.cited_under(record.key, record.text)
-                leads.append((record.key, rank.most_specific(cited, named)))
+                asked = [n for n in cited if n in typed]
+                leads.append((record.key, asked[0] if asked else rank.most_specific(cited, named)))
         return leads
 
     def written_in(self, word: str, languages: Sequence[str]) -> bool:

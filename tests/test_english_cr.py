@@ -239,6 +239,14 @@ def test_a_glossary_entry_that_is_another_name_leads_to_that_entrys_rule(full: P
     assert [r["key"] for r in json.loads(result.stdout)["results"]][:1] == ["101.4"]
 
 
+def test_a_glossary_entry_of_two_senses_leads_to_the_one_typed(full: Path):
+    """The entry Counter cites 701.6, "Counter" (the keyword action), and 122, "Counters" (the
+    markers): `counters` asks for 122, which comes first; `counter` for 701.6."""
+    keys = [r["key"] for r in run_json("search", "counters")["results"]]
+    assert keys[:2] == ["122", "Counter"] and "701.6" not in keys[:3]
+    assert [r["key"] for r in run_json("search", "counter")["results"]][:2] == ["701.6", "Counter"]
+
+
 def test_a_function_word_of_several_languages_votes_for_none(full: Path):
     """ "que" is Spanish, Portuguese and French: found in another language's texts too, it is
     still no vote for that language; nor is an accented word found in English folded
