@@ -257,21 +257,23 @@ class Engine:
 
         # A key is ranked on the text it shows: English as of the newest edition, unless an
         # edition is asked for (--edition) or all of them (--all-editions).
-        hidden = None if filters.edition or filters.all_editions else self._outdated
+        ranking = self._as_today(filters)
+        hidden = None if ranking.edition or ranking.all_editions else self._outdated
         lexical = retrieve.lexical(
             self.searcher,
             self._columns,
             query,
             self.translator(query),
             depth=max(LEXICAL_DEPTH, limit * 20),
-            within=self._filter(filters),
+            within=self._filter(ranking),
+            older_edition=bool(ranking.edition or ranking.all_editions),
             hidden=hidden,
             scanner=self._scanner(),
         )
         by_words = scores = rank.by_key(lexical.candidates, query.languages, self.coverage)
         dense = ()
         if retrieve.wants_meaning(query, lexical):
-            dense = self._dense(query, filters, retrieve.dense_floor(lexical))
+            dense = self._dense(query, ranking, retrieve.dense_floor(lexical))
         by_meaning = rank.by_key(dense, query.languages)
         if dense:
             scores = rank.fused(scores, by_meaning)
@@ -312,6 +314,20 @@ class Engine:
         return SearchOutcome(
             results, lexical.matched, lexical.missing, lexical.partial, alone, tournament
         )
+
+    def _as_today(self, filters: Filters) -> Filters:
+        """The filters a search ranks by: an edition asked for that is today's (`latest`, the
+        newest English edition's date, each judge document's newest edition in effect then)
+        ranks as no edition does, on the texts shown by default and by meaning too. Ranked
+        among that edition's texts alone, `--edition latest` lost the translations and the
+        encoder, and answered otherwise than a search without it."""
+        newest = self.english_editions[-1] if self.english_editions else None
+        if not filters.edition or filters.edition != newest:
+            return filters
+        judges = self.judge_editions
+        if any(date != judges.get(doc, [date])[-1] for doc, date in filters.in_effect):
+            return filters
+        return dataclasses.replace(filters, edition=None, in_effect=())
 
     def _gone(self, scores: Mapping[str, float]) -> set[str]:
         """The best keys' CR rules and entries that the newest English edition no longer has."""

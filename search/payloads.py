@@ -370,10 +370,10 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
         everywhere = _numbered(engine, number, dataclasses.replace(filters, langs=()))[0]
         written = {r.lang for result in everywhere for r in result.records}
         if written:
+            held = sorted(written, key=SHOWN_ORDER.index)
             return (
-                f"the library has no {named(filters.langs, ' or ')} text of {rule}, only"
-                f" {named(sorted(written, key=SHOWN_ORDER.index))}; show it without --lang"
-                f" or with --lang {min(written, key=SHOWN_ORDER.index)}"
+                f"the library has no {named(filters.langs, ' or ')} text of {number.number},"
+                f" only {named(held)}; show it without --lang or with --lang {','.join(held)}"
             )
     return f"no rule {rule} in the library (`mtgrules sources` lists what it holds)"
 
@@ -1140,6 +1140,7 @@ def stale(records: Sequence[Record], langs: Sequence[str]) -> dict[str, Any]:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
     from search.po_export import changed_besides_rules
 
+    translations_held(records, langs)
     translated = newest_translations([r for r in records if r.lang in langs], list(english))
     found = stale_rules(translated, english)
     return {
@@ -1184,6 +1185,19 @@ def also_changed(lang: str, items: Sequence[Mapping[str, Any]]) -> str:
         f"also changed in English: {', '.join(counted)}{named}; `mtgrules export --format po "
         f"--lang {lang}` marks them fuzzy, with the English they were translated from"
     )
+
+
+def translations_held(records: Sequence[Record], langs: Sequence[str]) -> None:
+    """Problem (404) when a language asked for has no translation in the library: "0 pt rules
+    are stale" or "0 problems" would read as a translation up to date."""
+    held = {r.lang for r in records if r.lang != "en"}
+    absent = [lang for lang in langs if lang != "en" and lang not in held]
+    if absent:
+        raise Problem(
+            f"no {named(absent, ' or ')} translation in the library; add one with `mtgrules"
+            " add` (`mtgrules sources` lists the documents here)",
+            404,
+        )
 
 
 def stale_status(item: Mapping[str, Any]) -> str:
@@ -1239,6 +1253,7 @@ def check(records: Sequence[Record], langs: Sequence[str], termbase: Any) -> dic
     from corpus.read.numbering import numbering_problems
 
     records = [r for r in records if doc_of_key(r.key) == "cr"]  # translations follow the CR
+    translations_held(records, langs)
     english = by_edition(records, "en")
     dates = list(english)
     by_source: dict[str, list[Record]] = {}

@@ -56,11 +56,13 @@ def lexical(
     within: Any = None,
     hidden: set[int] | None = None,
     scanner: Any = None,
+    older_edition: bool = False,
 ) -> Retrieved:
     """Whoosh's best `depth` documents for the query, among `within` (a filter: a query or a
     set of document numbers) and not `hidden` (document numbers of outdated texts); found by
     Whoosh's collector, or by the `scanner` (search/scan.py: the same documents, faster once
-    numpy is loaded)."""
+    numpy is loaded). `older_edition`: ranked on an edition's texts that the encoder has no
+    vectors of (--edition, --all-editions)."""
 
     def best(whoosh_query: Any) -> list[tuple[float, int]]:
         if scanner is not None:
@@ -80,12 +82,16 @@ def lexical(
     elif (
         query.plain
         and len(query.words) > 1
-        and (not top or (not is_sentence(query) and _rules(top, columns[0]) < FEW_RULES))
+        and (
+            not top
+            or ((not is_sentence(query) or older_edition) and _rules(top, columns[0]) < FEW_RULES)
+        )
     ):
         # No rule, or too few, has every word: rules with some of them too, ranked by how many
         # and how rare (one with every word scores as it did), and which words were found
         # nowhere. `deathtouch trample` is one rule's list of keyword counters (122.1b); the
-        # rules of each keyword that tell how they meet come next.
+        # rules of each keyword that tell how they meet come next. A sentence is left to the
+        # encoder, but for an edition it has no vectors of: there, its words are all there is.
         if not top:
             missing, partial = not_found(searcher.reader(), query, translations), True
         whoosh_query, some = builder.lexical(query, translations, searcher.schema, every_word=False)

@@ -273,12 +273,13 @@ def test_show_lists_references():
 
 
 def test_show_says_which_languages_have_a_rule_the_lang_filter_leaves_out():
-    """`show 205.4d --lang pt`: the rule is in the library, only not in Portuguese."""
+    """`show 205.4d --lang pt`: the rule is in the library, only not in Portuguese; the fix
+    names every language that has it."""
     code, _, err = run("show", "205.4d", "--lang", "pt")
     assert code == 1
     assert err.splitlines()[-1] + "\n" == (
         "error: the library has no Portuguese text of 205.4d, only Italian and French;"
-        " show it without --lang or with --lang it\n"
+        " show it without --lang or with --lang it,fr\n"
     )
 
 

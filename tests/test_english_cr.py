@@ -247,6 +247,23 @@ def test_a_glossary_entry_of_two_senses_leads_to_the_one_typed(full: Path):
     assert [r["key"] for r in run_json("search", "counter")["results"]][:2] == ["701.6", "Counter"]
 
 
+def test_todays_edition_asked_for_ranks_as_no_edition(full: Path):
+    """`--edition latest` and the newest edition's date are today's rules: a search answers as
+    without --edition (the Italian seed's legend rule among them), not among that edition's
+    English texts alone; an older edition's sentence still finds rules with some of its words."""
+
+    def keys(*args: str) -> list[str]:
+        return [r["key"] for r in run_json("search", *args)["results"]]
+
+    for query in ("player draws from an empty library", "regola delle leggende"):
+        today = keys(query)
+        assert keys(query, "--edition", "latest") == today
+        assert keys(query, "--edition", "2026-08-07") == today
+    assert "704.5j" in keys("regola delle leggende", "--edition", "latest")[:3]
+    older = keys("player draws from an empty library", "--edition", "2025-11-14")
+    assert older[0] == "121.5" and len(older) == 5  # the default --limit
+
+
 def test_a_function_word_of_several_languages_votes_for_none(full: Path):
     """ "que" is Spanish, Portuguese and French: found in another language's texts too, it is
     still no vote for that language; nor is an accented word found in English folded

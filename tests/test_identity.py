@@ -461,7 +461,7 @@ def test_a_rule_of_the_newest_edition_not_in_the_language_asked_says_which_langu
     assert result.exit_code == 1
     assert result.stderr == (
         "error: the library has no Italian text of 725.1, only English and Spanish; show it "
-        "without --lang or with --lang en\n"
+        "without --lang or with --lang en,es\n"
     )
 
 

@@ -125,6 +125,18 @@ def test_check_finds_translation_problems(full: Path):
     assert messages["205.3g", "references"] == "does not cite 717"
 
 
+def test_stale_and_check_of_a_language_with_no_translation_say_so(full: Path):
+    """`--lang pt` with no Portuguese document: an error that says so (as the web's stale page
+    does), not "0 pt rules are stale" nor "0 problems", which read as a translation up to date."""
+    expected = (
+        "error: no Portuguese translation in the library; add one with `mtgrules add`"
+        " (`mtgrules sources` lists the documents here)\n"
+    )
+    for command in ("stale", "check"):
+        assert run(command, "--lang", "pt") == (1, "", expected)
+        assert run(command, "--lang", "it,pt")[0] == 1
+
+
 def test_tmx_export_is_valid_tmx(full: Path):
     """TMX 1.4: header attributes, one tu per key, tuv with xml:lang and one seg each."""
     code, out, _ = run("export", "--format", "tmx", "--lang", "en,it")

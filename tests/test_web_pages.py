@@ -103,6 +103,13 @@ def test_every_key_has_a_page(client: TestClient):
     assert client.get("/rule/Nessuna%20Voce").status_code == 400
 
 
+def test_a_rule_page_names_the_number_as_the_rules_print_it(client: TestClient):
+    """/rule/regla%20205.4D is the page of 205.4d, titled so: nothing on it says "regla"."""
+    page = client.get(href("rule", "regla 205.4D"))
+    assert page.status_code == 200
+    assert "<title>205.4d — mtgrules</title>" in page.text and "regla" not in page.text.lower()
+
+
 def test_links_escape_what_they_must():
     """A slash, a space, an @ or a ? in a key stays in the key; empty parameters vanish."""
     assert href("term", "Exilio / Exiliar") == "/term/Exilio%20%2F%20Exiliar"
@@ -388,6 +395,9 @@ def test_a_messages_command_line_fix_is_said_in_the_pages_words():
     assert str(for_web("show it without --lang or with --lang en")) == (
         "show it with no language ticked or with English ticked"
     )
+    assert str(for_web("show it without --lang or with --lang en,es")) == (
+        "show it with no language ticked or with English and Español ticked"
+    )
     assert str(for_web("no rule 999 <b>; try `mtgrules search 999`")) == (
         'no rule 999 &lt;b&gt;; try <a href="/?q=999">search for “999”</a>'
     )
@@ -445,7 +455,7 @@ def test_the_apis_errors_name_parameters_and_requests(client: TestClient):
     assert (
         client.get("/api/show/205.4d?lang=en")
         .json()["error"]
-        .endswith("show it without lang= or with lang=it")
+        .endswith("show it without lang= or with lang=it,fr")
     )
     for url, said in (
         ("/api/check?against=xx", "against: only the English rules are a reference (en)"),

@@ -7,7 +7,7 @@ import sys
 import click
 
 from search import payloads
-from search.commands.options import json_option, lang_option
+from search.commands.options import json_option, lang_option, problems_as_errors
 from search.safe_text import echo, echo_json
 from search.session import library_records, open_engine
 
@@ -28,7 +28,7 @@ def command(langs: tuple[str, ...], against: str, as_json: bool) -> None:
             "only the English rules are a reference (en)", param_hint="--against"
         )
     records = library_records()
-    with open_engine(searching=False) as engine:  # the term base the build used
+    with problems_as_errors(), open_engine(searching=False) as engine:  # the build's term base
         payload = payloads.check(records, langs, engine.termbase)
     problems = payload["problems"]
     if as_json:  # problems found: exit 1, said as every command's --json says it

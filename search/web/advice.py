@@ -19,7 +19,10 @@ _CODES = "|".join(LANGUAGES)  # "--lang or" is no language
 _OPTIONS = (
     (re.compile(r"\bwithout --lang\b"), "with no language ticked"),
     (re.compile(r"\bwithout --doc\b"), "with no document ticked"),
-    (re.compile(rf"\bwith --lang ({_CODES})\b"), lambda m: f"with {_language(m[1])} ticked"),
+    (
+        re.compile(rf"\bwith --lang ((?:{_CODES})(?:,(?:{_CODES}))*)\b"),
+        lambda m: f"with {' and '.join(_language(c) for c in m[1].split(','))} ticked",
+    ),
     (re.compile(rf"\badd ({_CODES}) to --lang\b"), lambda m: f"tick {_language(m[1])}"),
     (re.compile(r"\bleave --show out\b"), "take show= out of the address"),
     (re.compile(rf"--show ((?:{_CODES})(?:,(?:{_CODES}))*)\b"), lambda m: f"show={m[1]}"),

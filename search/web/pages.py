@@ -19,6 +19,7 @@ from corpus.model.languages import UnknownLanguageError, validate_languages
 from corpus.model.numbers import CITATION, RuleNumber
 from corpus.model.records import KINDS, LOW_CONFIDENCE, StoredRecord
 from search import payloads
+from search.query import as_number
 from search.render import breaks, by_language, matched_spans
 from search.renumbering import Citations, citations, numbering
 from search.web.advice import for_web
@@ -333,10 +334,13 @@ async def _rule_page(request: Request, rule: str) -> Response:
     # judge part or a glossary entry opened with a line per language it was never in.
     unasked = present if judged or not numbered else {"en", *overview.holdings}
     wanted = set(filters.langs or show or unasked)
+    # A number as written ("regla 704.5J") is named as the rules print it (704.5j).
+    asked = as_number(rule)
+    named = payload["query"] if asked is None else asked.number + ("." if asked.alone else "")
     return page(
         "rule.html",
-        title=f"{payload['query']} — mtgrules",
-        rule=payload["query"],
+        title=f"{named} — mtgrules",
+        rule=named,
         results=[(r, by_language(r, show)) for r in results],
         known=known,
         known_keys=known_keys,
@@ -345,7 +349,7 @@ async def _rule_page(request: Request, rule: str) -> Response:
         following=_following(translations),
         # A judge part as written ("ipg3.1") is noted as its key: "the IPG is not in Italian
         # here", not "the Italian documents cover section 205".
-        notes=missing_notes(overview, written_key(rule) or rule, present, wanted),
+        notes=missing_notes(overview, written_key(rule) or named, present, wanted),
         history=(numbered and english_rule) or judged,
         diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
         # A judge part's own two newest editions (the MTR's dates, not the CR's).
