@@ -48,6 +48,16 @@ WILDCARD_WORDS = 30  # the words a wildcard stands for, the most frequent
 KEYWORD_SECTION = re.compile(r"702\.\d+")  # a keyword ability's section
 GLOSSARY_REDIRECT = re.compile(r"See ([^.]+)\.")  # an entry that is another's other name
 KEYWORD_HEADING = r"70[12]\.\d+"  # a keyword action's or ability's section
+# The word between a keyword and its quality as cards print it, in each language ("protection
+# from red", "affinity for artifacts", "protezione dal rosso", "protection contre le rouge",
+# "protección contra el rojo"), and how many words the quality may have.
+QUALITY_LINKS = frozenset(
+    {"from", "for"}  # English: protection from red, affinity for artifacts
+    | {"da", "dal", "dalla", "dai", "dagli", "dalle", "contro", "per"}  # Italian
+    | {"contre", "pour"}  # French: protection contre le rouge, affinité pour les artefacts
+    | {"contra", "por"}  # Spanish: protección contra el rojo, afinidad por los artefactos
+)
+QUALITY_WORDS = 3
 
 
 class Remembered:
@@ -279,8 +289,10 @@ class Engine:
             scores = rank.fused(scores, by_meaning)
         scores = rank.two_player_game_first(scores, query.variant)
         named = infractions.named
+        keyword = self._keyword_with_quality(query)
         scores = rank.named_rules_present(scores, self._concept_rules(query))
-        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named))
+        scores = rank.raised_to_the_best(scores, keyword)
+        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named) | keyword)
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
         typed = self._headed({fold(query.named)}) if query.named else set()
         leads = self._definition_leads(rank.definition_entries(scores), typed)
@@ -351,6 +363,21 @@ class Engine:
             if not (at and is_keyword_number(token) and self._a_keyword(tokens[:at]))
         ]
         return " ".join(kept) if len(kept) < len(tokens) else text.strip()
+
+    def _keyword_with_quality(self, query: Query) -> set[str]:
+        """The keyword ability's section a few words name with its quality, as cards print it
+        ("protection from red", "protección contra el rojo": 702.16): the keyword is asked for,
+        not the rules that happen to print the same quality (613.10's example, Splice's)."""
+        tokens = query.text.split()
+        if query.asked or not query.plain:
+            return set()
+        for at in range(1, min(4, len(tokens) - 1)):
+            if tokens[at].lower() in QUALITY_LINKS and len(tokens) - at - 1 <= QUALITY_WORDS:
+                keys = self._headed(self._names(self.termbase.named_by(" ".join(tokens[:at]))))
+                # Keyword abilities only: an action's "cast from exile", "sacrifice for mana"
+                # are a verb's objects, not its quality.
+                return {key for key in keys if KEYWORD_SECTION.fullmatch(key)}
+        return set()
 
     def _a_keyword(self, before: list[str]) -> bool:
         """Whether the last one to three words of `before` name a keyword (701 or 702)."""

@@ -59,6 +59,16 @@ def own_language_weight(coverage: float) -> float:
     return OTHER_LANGUAGE_WEIGHT + (1.0 - OTHER_LANGUAGE_WEIGHT) * share
 
 
+def raised_to_the_best(scores: Mapping[str, float], keys: Iterable[str]) -> Scores:
+    """These keys at the best score so far at least: a keyword named with its quality
+    ("protection from red", 702.16) is asked for, though the rules that print the whole phrase
+    (613.10's example) outscore its section by words."""
+    top = max(scores.values(), default=0.0)
+    return (
+        {**scores, **{key: max(scores.get(key, 0.0), top) for key in keys}} if top else dict(scores)
+    )
+
+
 def exact_name_bonus(scores: Mapping[str, float], named: Iterable[str]) -> Scores:
     """A query that names a key or a heading exactly ("Station", "Supertipi"), or a concept in
     any language, asks for it: the named keys outrank the rules that merely mention them."""

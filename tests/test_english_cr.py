@@ -247,6 +247,23 @@ def test_a_glossary_entry_of_two_senses_leads_to_the_one_typed(full: Path):
     assert [r["key"] for r in run_json("search", "counter")["results"]][:2] == ["701.6", "Counter"]
 
 
+@pytest.mark.parametrize(
+    ("query", "section"),
+    [
+        ("protection from red", "702.16"),
+        ("protezione dal rosso", "702.16"),
+        ("hexproof from black", "702.11"),
+        ("affinity for artifacts", "702.41"),
+    ],
+)
+def test_a_keyword_named_with_its_quality_comes_first(full: Path, query: str, section: str):
+    """A keyword ability with its quality as cards print it asks for the keyword: 702.16
+    Protection first, not 613.10 and Splice's 702.47c, whose examples print "protection from
+    red"; a keyword action's objects are no quality ("cast from exile" is not 701.5, Cast)."""
+    assert run_json("search", query)["results"][0]["key"] == section
+    assert run_json("search", "cast from exile")["results"][0]["key"] != "701.5"
+
+
 def test_todays_edition_asked_for_ranks_as_no_edition(full: Path):
     """`--edition latest` and the newest edition's date are today's rules: a search answers as
     without --edition (the Italian seed's legend rule among them), not among that edition's

@@ -533,6 +533,18 @@ def test_a_rule_a_query_names_is_among_its_candidates():
     assert rank.named_rules_present({}, {"704"}) == {}
 
 
+def test_a_keyword_named_with_its_quality_is_raised_to_the_best_score():
+    """A keyword ability named with its quality ("protection from red": 702.16) is raised to the
+    best score so far, above which the exact name's bonus puts it, though the rules printing
+    the whole phrase outscored it by words; one already the best keeps its score."""
+    scores = {"613.10": 47.2, "702.47c": 45.4, "702.16": 7.3}
+    raised = rank.raised_to_the_best(scores, {"702.16"})
+    assert raised == {"613.10": 47.2, "702.47c": 45.4, "702.16": 47.2}
+    assert rank.in_order(rank.exact_name_bonus(raised, {"702.16"}))[0] == "702.16"
+    assert rank.raised_to_the_best({"702.16": 5.0, "613.10": 1.0}, {"702.16"})["702.16"] == 5.0
+    assert rank.raised_to_the_best({}, {"702.16"}) == {}
+
+
 def test_a_query_that_names_no_variant_asks_about_a_two_player_game():
     """A query that names a variant keeps the rules of sections 800-999 as they are; one that
     names none counts them half: 810.10 (a team's fifteen poison counters) no longer outranks
