@@ -778,7 +778,11 @@ def diff(
                 f"{doc_asked} --from DATE --to DATE {rule.strip()!r}`"
             )
             raise _part_of_another(repr(rule), doc_asked, ["CR"], fix)
-        raise Problem(f"{rule!r} is not a rule number; write it like 205, 205.4 or 205.4d", 400)
+        raise Problem(
+            f"{rule!r} is not a rule number nor a rule's title; write it like 205, 205.4 or"
+            ' 205.4d, or a title ("Trample", "tocco letale")',
+            400,
+        )
     payloads: list[dict[str, Any]] = []
     for lang in langs or ("en",):
         # A translation's editions are the English editions its documents follow.

@@ -125,6 +125,18 @@ def test_check_finds_translation_problems(full: Path):
     assert messages["205.3g", "references"] == "does not cite 717"
 
 
+def test_diff_takes_a_rule_by_its_title_as_show_and_history_do(full: Path):
+    """`diff Trample` and `diff "tocco letale"` are 702.19's and 702.2's diffs; a title that
+    names nothing says a title would do."""
+    assert changes("2020-01-24", "2026-08-07", "Trample") == changes(
+        "2020-01-24", "2026-08-07", "702.19"
+    )
+    deathtouch = changes("2020-01-24", "2026-08-07", "tocco", "letale")
+    assert deathtouch and deathtouch == changes("2020-01-24", "2026-08-07", "702.2")
+    code, _, err = run("diff", "Nessuna Regola")
+    assert code == 2 and "nor a rule's title" in err
+
+
 def test_stale_and_check_of_a_language_with_no_translation_say_so(full: Path):
     """`--lang pt` with no Portuguese document: an error that says so (as the web's stale page
     does), not "0 pt rules are stale" nor "0 problems", which read as a translation up to date."""

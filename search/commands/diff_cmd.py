@@ -10,6 +10,7 @@ from search.commands.options import (
     EDITION,
     json_option,
     lang_option,
+    numbered,
     problems_as_errors,
     utf8_words,
 )
@@ -57,12 +58,15 @@ def command(
     doc: str,
 ) -> None:
     """List the rules added, removed, changed (with a word diff), moved, and moved and changed
-    between two editions of one language. RULE (205, 205.4, 205.4d) narrows the list to that
-    part. A renumbered rule is paired first, and its subrules with the subrules of its new
-    number. A judge document's part needs no quotes (`diff --doc mtr … MTR 6`)."""
+    between two editions of one language. RULE (205, 205.4, 205.4d, or a title: Trample)
+    narrows the list to that part. A renumbered rule is paired first, and its subrules with
+    the subrules of its new number. A judge document's part needs no quotes (`diff --doc mtr
+    … MTR 6`)."""
     rule = " ".join(words) or None
     doc = doc.lower()
     with problems_as_errors():
+        if rule is not None and doc == "cr":
+            rule = numbered(rule)
         payload = payloads.diff(
             library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography, doc
         )

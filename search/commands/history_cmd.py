@@ -9,7 +9,13 @@ import click
 from corpus.align.identity import gone_place
 from corpus.model.documents import is_judge_key
 from search import payloads
-from search.commands.options import EDITION, json_option, problems_as_errors, utf8_words
+from search.commands.options import (
+    EDITION,
+    json_option,
+    numbered,
+    problems_as_errors,
+    utf8_words,
+)
 from search.render import colour_diff
 from search.safe_text import counted, echo, echo_json
 from search.session import library_records
@@ -40,7 +46,7 @@ def command(
     rule = " ".join(words)
     own_key = "@" in rule and not gone_place(rule)  # a translation's: its records are needed
     with problems_as_errors():
-        rule = _numbered(rule)
+        rule = numbered(rule)
         records = library_records(() if own_key else ("en",))
         payload = payloads.history(records, rule, edition, ignore_typography)
     if as_json:
@@ -84,16 +90,6 @@ def command(
         echo(f"unchanged: {counted(len(unchanged), parts)} (`--json` lists them)")
     elif unchanged:
         echo(f"unchanged: {', '.join(unchanged)}")
-
-
-def _numbered(rule: str) -> str:
-    """A rule asked by its title in any language (payloads.titled_number), else as written."""
-    from search.session import open_engine
-
-    if not payloads.may_be_a_title(rule):
-        return rule
-    with open_engine() as engine:
-        return payloads.titled_number(engine, rule) or rule
 
 
 UNCHANGED_LISTED = 40  # a section's unchanged subrules are named up to this many, else counted

@@ -179,3 +179,14 @@ def problems_as_errors() -> Iterator[None]:
         if problem.status == 400:
             raise click.UsageError(str(problem)) from None
         raise click.ClickException(str(problem)) from None
+
+
+def numbered(rule: str) -> str:
+    """A rule asked by its title in any language (`Trample`, `tocco letale`: 702.19; as `show`
+    reads it, payloads.titled_number), else as written."""
+    if not payloads.may_be_a_title(rule):
+        return rule
+    from search.session import open_engine
+
+    with open_engine() as engine:
+        return payloads.titled_number(engine, rule) or rule
