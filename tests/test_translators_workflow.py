@@ -111,6 +111,19 @@ def test_history_ignores_typography_unless_asked(full: Path):
     assert ("2019-01-25", "changed") in events
 
 
+def test_a_move_that_changed_only_typography_shows_no_diff_unless_asked(full: Path):
+    """2020-01-24 moved 716.1 to 717.1 and curled its quotes ("Resolving Spells and
+    Abilities"): a move with nothing to show by default (it showed the quotes' diff); with
+    --exact-typography, not a mere move."""
+
+    def moved(*options: str) -> dict:
+        _, out, _ = run("history", "724.1", *options, "--json")
+        return next(e for e in json.loads(out)["history"] if e["edition"] == "2020-01-24")
+
+    assert (moved()["event"], moved()["diff"]) == ("moved", "")
+    assert moved("--exact-typography")["event"] != "moved"
+
+
 def test_history_of_a_translations_own_key(full: Path):
     """The 2006 French 'Enchanter : [quelque chose]' rule has no English counterpart: said."""
     key = f"205.2c@{FR}"

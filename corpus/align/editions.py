@@ -402,7 +402,8 @@ class _Pairing:
         references_only = not same_text and without_references(
             self.old_text[i]
         ) == without_references(self.new_text[j])
-        diff = word_diff(a.text, b.text) if a.text != b.text else ""
+        # Texts the same but for typography that is ignored: a move, with no diff to show.
+        diff = "" if same_text else word_diff(a.text, b.text)
         if a.number == b.number:
             return Change("changed", a, b, similarity(a.text, b.text), diff, references_only)
         status = "moved" if same_text or references_only else "moved+changed"
