@@ -109,7 +109,8 @@ def search(
         )
     elif not results and number:
         payload["note"] = (
-            f"no rule {text.strip()} in the library (`mtgrules sources` lists what it holds)"
+            f"no rule {text.strip()} in the library (`mtgrules sources` lists its documents and"
+            " editions)"
         )
     elif (
         results
@@ -197,7 +198,7 @@ def _why_nothing(payload: dict[str, Any]) -> str:
     letters = [c for c in unicodedata.normalize("NFKD", payload["query"].lower()) if c.isalpha()]
     if letters and not any("a" <= c <= "z" for c in letters):
         return f"; ask in {named(list(LANGUAGES), ' or ')}, the languages of the rules here"
-    return did_you_mean(payload)
+    return did_you_mean(payload) or "; check its spelling, or ask in other words"
 
 
 def did_you_mean(payload: dict[str, Any]) -> str:
@@ -375,7 +376,7 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
                 f"the library has no {named(filters.langs, ' or ')} text of {number.number},"
                 f" only {named(held)}; show it without --lang or with --lang {','.join(held)}"
             )
-    return f"no rule {rule} in the library (`mtgrules sources` lists what it holds)"
+    return f"no rule {rule} in the library (`mtgrules sources` lists its documents and editions)"
 
 
 def _numbered(

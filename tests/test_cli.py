@@ -186,7 +186,7 @@ def test_a_search_with_no_results_gives_its_error_in_json():
     assert json.loads(out) == {
         "query": "zzqqxx",
         "results": [],
-        "error": "no rules match 'zzqqxx'",
+        "error": "no rules match 'zzqqxx'; check its spelling, or ask in other words",
         "exit_code": 1,
     }
 
@@ -533,6 +533,6 @@ def test_a_search_that_finds_nothing_in_a_language_says_which_have_it():
     assert err.endswith("; no French text matches it, Italian text does; search without --lang\n")
     code, out, _ = run("search", "999.9z", "--json")
     assert code == 1 and json.loads(out)["error"] == (
-        "no rules match '999.9z'; no rule 999.9z in the library (`mtgrules sources` lists what it"
-        " holds)"
+        "no rules match '999.9z'; no rule 999.9z in the library (`mtgrules sources` lists its"
+        " documents and editions)"
     )

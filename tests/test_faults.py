@@ -350,7 +350,9 @@ def test_errors_are_one_line_with_their_fix(home: Path):
     assert code == 1 and "no text of edition 2025-01-01" in err
     code, out, err = run("show", "999.9", "--json")
     assert code == 1 and json.loads(out) == {
-        "error": "no rule 999.9 in the library (`mtgrules sources` lists what it holds)",
+        "error": (
+            "no rule 999.9 in the library (`mtgrules sources` lists its documents and editions)"
+        ),
         "exit_code": 1,
     }
     code, _, err = run("search", "--nonsense", "tipo")

@@ -55,7 +55,7 @@ def test_errors_are_json_with_their_status(client: TestClient):
     response = client.get("/api/show/999.9")
     assert response.status_code == 404
     assert response.json() == {
-        "error": "no rule 999.9 in the library (`/api/sources` lists what it holds)"
+        "error": "no rule 999.9 in the library (`/api/sources` lists its documents and editions)"
     }
     assert client.get("/api/search", params={"q": "x" * 501}).status_code == 400
     assert client.get("/api/search", params={"q": "tipo", "limit": "1000"}).status_code == 400

@@ -432,7 +432,10 @@ def test_the_api_says_nothing_found_as_the_command_line_does(client: TestClient)
     the term base lacks is a 404, as its page; a term of no word or too long is a 400."""
     found = client.get("/api/search", params={"q": "zzqqxx"})
     assert found.status_code == 200
-    assert found.json()["error"] == "no rules match 'zzqqxx'"
+    assert (
+        found.json()["error"]
+        == "no rules match 'zzqqxx'; check its spelling, or ask in other words"
+    )
     assert client.get("/api/term/zzqqxx").status_code == 404
     assert client.get("/api/term/zzqqxx").json() == {"error": "'zzqqxx' is not in the term base"}
     assert client.get("/api/term/!!!").status_code == 400
@@ -451,7 +454,9 @@ def test_the_apis_errors_name_parameters_and_requests(client: TestClient):
     (/api/search?q=…), not the command line's options and commands; bad values of against=,
     lang= (given empty), from= and numbering= are 400s as their options are."""
     shown = client.get("/api/show/999.9z").json()["error"]
-    assert shown == "no rule 999.9z in the library (`/api/sources` lists what it holds)"
+    assert (
+        shown == "no rule 999.9z in the library (`/api/sources` lists its documents and editions)"
+    )
     assert (
         client.get("/api/show/205.4d?lang=en")
         .json()["error"]
