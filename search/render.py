@@ -48,7 +48,10 @@ def echo_brief(results: list[Result], show: Iterable[str], width: int = 100) -> 
         line = heading(result, with_terms=False, langs=show)
         if result.title() in (None, result.key):  # a glossary entry's title is its key
             columns = by_language(result, show) or by_language(result, ())
-            first = next((rs[0] for rs in columns.values() if rs), None)
+            shown = next((rs for rs in columns.values() if rs), [])
+            # Its text as printed under its key today, where an older version of the same text
+            # printed another number (733.2, 732.2 until 2026-02-27): else the first shown.
+            first = next((r for r in shown if r.number == result.key), shown[0] if shown else None)
             if first is not None:
                 if _renumbered(first, result.key):  # `--edition 2015-01-23`: its 704.5k
                     line = f"{result.key} (printed {first.number}){line[len(result.key) :]}"

@@ -181,6 +181,14 @@ def run(home: Path, *args: str) -> tuple[int, str]:
 
 
 @pytest.mark.shared_data
+def test_a_brief_line_shows_a_renumbered_rule_as_printed_today(spanish_home: Path):
+    """733.2 was printed 732.2 by English 2025-11-14 and the Spanish CR: its brief line is
+    today's text under today's number, not "733.2 (printed 732.2)" with nothing to say when."""
+    _, out = run(spanish_home, "search", "--brief", "--limit", "1", "priority retains redo")
+    assert out.startswith("733.2 — When reversing illegal spells and abilities, the player")
+
+
+@pytest.mark.shared_data
 def test_a_mulligan_gone_from_english_comes_after_the_rules_in_force(spanish_home: Path):
     """English 2026-08-07 no longer has the Vancouver and Paris mulligans, the Spanish CR does:
     `london mulligan` and `mulligan` have the rules and entries in force before them (they
