@@ -708,7 +708,7 @@ def term(engine: Engine, phrase: str) -> dict[str, Any]:
                 "english": english,
                 "obsolete": english in obsolete,
                 "replaced_by": obsolete.get(english),
-                "terms": _unique(concepts[english]),
+                "terms": _unique(concepts[english], asked),
                 "rules": using[english][:RULES_LISTED],
             }
             for english in ordered
@@ -735,12 +735,17 @@ USAGE_COUNTED = 100  # rules counted to order a term's concepts by use
 RULES_LISTED = 20
 
 
-def _unique(terms: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One row per (language, term), the first source kept; languages in a fixed order."""
+def _unique(terms: list[dict[str, Any]], asked: str = "") -> list[dict[str, Any]]:
+    """One row per (language, term), the first source kept; languages in a fixed order, the
+    term asked for first in its language (`term neutralizzare`: neutralizzare above segnalini,
+    the counters' noun of the same English word)."""
     seen: dict[tuple[str | None, str | None], dict[str, Any]] = {}
     for found in terms:
         seen.setdefault((found["lang"], (found["term"] or "").lower()), found)
-    return sorted(seen.values(), key=lambda t: SHOWN_ORDER.index(t["lang"] or "en"))
+    return sorted(
+        seen.values(),
+        key=lambda t: (SHOWN_ORDER.index(t["lang"] or "en"), (t["term"] or "").lower() != asked),
+    )
 
 
 def diff(

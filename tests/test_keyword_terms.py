@@ -156,6 +156,21 @@ def test_term_hides_unsure_pairs_and_marks_obsolete_terms(tmp_path: Path):
     )
 
 
+def test_term_lists_the_word_asked_first_in_its_language(tmp_path: Path):
+    """`term neutralizzare`: English counter's Italian rows begin with neutralizzare, the word
+    asked, above segnalini (the counters' noun of the same English word); `term segnalini` the
+    other way round."""
+    runner = CliRunner(env={"MTGRULES_HOME": str(tmp_path)})
+
+    def italian(word: str) -> list[str]:
+        out = runner.invoke(cli, ["term", "--json", word], catch_exceptions=False).stdout
+        counter = next(c for c in json.loads(out)["concepts"] if c["english"] == "counter")
+        return [t["term"] for t in counter["terms"] if t["lang"] == "it"]
+
+    assert italian("neutralizzare")[:2] == ["neutralizzare", "segnalini"]
+    assert italian("segnalini")[:2] == ["segnalini", "neutralizzare"]
+
+
 @pytest.mark.shared_data
 def test_deriving_from_a_real_set_file_learns_its_keywords(shared_data: Path):
     """From Modern Horizons 2 alone: Madness follia/folie/demencia, Evoke apparire/évocation."""
