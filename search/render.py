@@ -74,7 +74,22 @@ def _renumbered(record: StoredRecord, key: str) -> bool:
     )
 
 
-def label(record: StoredRecord) -> str:
+GAPS_NAMED = 3  # editions a span lacks, named up to this many
+
+
+def edition_span(editions: Sequence[str], loaded: Sequence[str] = ()) -> str:
+    """The editions that carry a text: "2015-01-23 → 2026-08-07 (28 editions; not 2019-01-25)",
+    the loaded editions inside the span that print it otherwise named (a few of them): 2019's
+    straight apostrophes are another text, which --edition 2019-01-25 shows."""
+    span = f"{editions[0]} → {editions[-1]} ({len(editions)} editions"
+    carried = set(editions)
+    gaps = [e for e in loaded if editions[0] < e < editions[-1] and e not in carried]
+    if 0 < len(gaps) <= GAPS_NAMED:
+        span += f"; not {', '.join(gaps)}"
+    return span + ")"
+
+
+def label(record: StoredRecord, loaded: Sequence[str] = ()) -> str:
     number = record.number or (
         # An unnumbered part under another (a JAR issue under Common Issues) is "under" it.
         (f"under {record.parent}" if record.kind == "rule" else f"{record.kind} of {record.parent}")
@@ -86,8 +101,7 @@ def label(record: StoredRecord) -> str:
     edition = record.edition or ("undated" if record.follows else "edition unknown")
     editions = record.editions
     if len(editions) > 1:
-        # The span of editions that carry this very text.
-        edition = f"{editions[0]} → {editions[-1]} ({len(editions)} editions)"
+        edition = edition_span(editions, loaded)  # those that carry this very text
     if record.follows and record.lang != "en":
         edition += f", follows English {record.follows}"
     align = record.align
@@ -223,7 +237,7 @@ def echo_plain(
         columns = by_language(result, show)
         for lang, records in columns.items():
             for record in records[:most]:
-                click.echo(f"  {lang}  {label(record)}")
+                click.echo(f"  {lang}  {label(record, result.loaded)}")
                 for paragraph in paragraphs(record):
                     for line in textwrap.wrap(paragraph, width=width - 6) or [""]:
                         click.echo(f"      {line}")
@@ -280,7 +294,7 @@ def echo_rich(
         for lang, records in columns.items():
             parts: list[Text] = []
             for record in records[:most]:
-                parts.append(Text(f"{lang} {label(record)}", style="dim"))
+                parts.append(Text(f"{lang} {label(record, result.loaded)}", style="dim"))
                 parts.append(highlight(record, matched))
             if more := more_to_show(result, records, most):
                 parts.append(Text(f"({more})", style="italic"))

@@ -21,6 +21,7 @@ class Result:
     score: float
     records: list[StoredRecord] = field(default_factory=list)
     in_effect: str | None = None  # the English edition the translations correspond to
+    loaded: tuple[str, ...] = ()  # its document's English editions in the library, oldest first
     # A judge document's part: its title and penalty, also when --kind left its text out.
     part_title: str | None = None
     part_penalty: str | None = None
@@ -165,6 +166,7 @@ def select_english(result: Result, english_editions: tuple[str, ...], edition: s
     if doc_of_key(result.key) != "cr":  # a judge document's editions are its own
         english_editions = tuple(sorted({e for r in result.records for e in r.editions}))
         edition = edition if edition in english_editions else None
+    result.loaded = english_editions
     newest = english_editions[-1] if english_editions else None
     editions = list(english_editions)
     follows = [followed(editions, r) for r in result.records if r.lang != "en"]

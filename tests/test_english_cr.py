@@ -143,6 +143,25 @@ def test_a_brief_list_of_an_edition_says_the_number_its_text_printed(full: Path)
     assert any(line.startswith("704.5j — If two or more legendary") for line in today)
 
 
+def test_an_editions_span_names_the_editions_inside_it_that_print_otherwise(full: Path):
+    """704.5f's text is in 28 of the 29 editions from 2015-01-23 to 2026-08-07: 2019-01-25
+    printed it with straight apostrophes, another text. `show` and the rule page say which."""
+    from starlette.testclient import TestClient
+
+    from search.render import edition_span
+    from search.web.app import create_app
+
+    span = "2015-01-23 → 2026-08-07 (28 editions; not 2019-01-25)"
+    assert f"  en  704.5f · rule · {span} · MagicCompRules-20260807.txt" in run_lines(
+        "show", "704.5f"
+    )
+    with TestClient(create_app(full)) as client:
+        assert span in client.get("/rule/704.5f").text
+    many = ["2015-01-23", "2016-01-01", "2017-01-01", "2018-01-01", "2019-01-01", "2020-01-01"]
+    assert edition_span(many[::5], many) == "2015-01-23 → 2020-01-01 (2 editions)"
+    assert edition_span(many[:2], many) == "2015-01-23 → 2016-01-01 (2 editions)"
+
+
 def test_a_heading_found_by_words_comes_with_its_rules_examples_and_subrules(full: Path):
     """`search trample`: 702.19 with its English examples (of 702.19b and c: they were left
     out, the Spanish ones shown) as `show 702.19` has them; `search "mana abilities"`: 605 with

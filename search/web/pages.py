@@ -20,7 +20,7 @@ from corpus.model.numbers import CITATION, RuleNumber
 from corpus.model.records import KINDS, LOW_CONFIDENCE, StoredRecord
 from search import payloads
 from search.query import as_number
-from search.render import breaks, by_language, matched_spans
+from search.render import breaks, by_language, edition_span, matched_spans
 from search.renumbering import Citations, citations, numbering
 from search.web.advice import for_web
 from search.web.app import (
@@ -68,6 +68,7 @@ def _environment() -> Environment:
         LOW_CONFIDENCE=LOW_CONFIDENCE,
         KINDS_SHOWN=KINDS_SHOWN,
         href=href,
+        edition_span=edition_span,
     )
     return environment
 
