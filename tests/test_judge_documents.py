@@ -834,10 +834,11 @@ def test_a_player_who_comes_late_is_tardiness_in_every_language(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Judges ask about lateness in everyday words ("arriva in ritardo", "arrive en retard",
-    "llega tarde"): IPG 3.1 Tardiness first in each language, asked or said ("un joueur
+    "llega tarde", "late"): IPG 3.1 Tardiness first in each language, asked or said ("un joueur
     arrive en retard" found 603.7g, a delayed trigger: "retard" alone names no infraction in a
-    query that is no question)."""
+    query that is no question; "penalty for being late" found IPG 1, the general philosophy)."""
     for asked in (
+        "penalty for being late",
         "cosa succede se un giocatore arriva in ritardo",
         "que se passe-t-il si un joueur arrive en retard",
         "qué pasa si un jugador llega tarde",

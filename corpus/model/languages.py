@@ -825,7 +825,7 @@ LANGUAGES: dict[str, Language] = {
             "fizzle fizzles fizzled fizzling:resolve,illegal bounce bounces bounced:return,hand "
             "blink blinks blinked flicker flickers flickered:exile,return tutor tutors "
             "tutored:search,library etb etbs:enters ltb:leaves sba sbas:state-based "
-            "sac sacs sacked:sacrifice"
+            "sac sacs sacked:sacrifice late:tardiness"
         ),
         # A graveyard is a zone: "a token in a zone other than the battlefield ceases to exist"
         # (111.7) answers what happens to a token put into a graveyard.
