@@ -42,10 +42,15 @@ class Result:
         chosen = [r for r in english if self.in_effect in r.editions] or english[-1:]
         mechanic = by_english(self.key)
         terms: dict[str, None] = {}
+        # The concepts of the English text shown, where there is one: a translation's are found
+        # through learned pairs that a function word can fool (Spanish "si" is "as though" on
+        # the cards' lines, so nearly every Spanish rule had "as though" among its words).
+        ruled = any(r.lang == "en" and r.terms for r in self.records)
         for record in self.records:
             # An older English text's words are not today's ("converted mana cost" in 202.3).
             shown = not self.in_effect or self.in_effect in record.editions
-            if record.lang != "en" or shown or not record.editions:
+            english_shown = record.lang == "en" and (shown or not record.editions)
+            if english_shown or (record.lang != "en" and not ruled):
                 terms.update(dict.fromkeys(record.terms))
         return {
             "rule": mechanic.rule if mechanic else self.key,

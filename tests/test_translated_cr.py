@@ -181,6 +181,18 @@ def run(home: Path, *args: str) -> tuple[int, str]:
 
 
 @pytest.mark.shared_data
+def test_a_rules_words_are_its_english_texts_where_it_has_one(spanish_home: Path):
+    """704.5f's words are its English text's: the Spanish "Si una criatura …" gave it "as
+    though" (the cards' lines pair "si" with it), which no English text of 704.5f says; a rule
+    asked in Spanish alone still has its Spanish text's words."""
+    _, out = run(spanish_home, "show", "704.5f", "--json")
+    terms = json.loads(out)["results"][0]["english"]["terms"]
+    assert "toughness" in terms and "as though" not in terms
+    _, alone = run(spanish_home, "show", "704.5f", "--lang", "es", "--json")
+    assert "toughness" in json.loads(alone)["results"][0]["english"]["terms"]
+
+
+@pytest.mark.shared_data
 def test_a_brief_line_shows_a_renumbered_rule_as_printed_today(spanish_home: Path):
     """733.2 was printed 732.2 by English 2025-11-14 and the Spanish CR: its brief line is
     today's text under today's number, not "733.2 (printed 732.2)" with nothing to say when."""
