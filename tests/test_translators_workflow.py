@@ -111,17 +111,28 @@ def test_history_ignores_typography_unless_asked(full: Path):
     assert ("2019-01-25", "changed") in events
 
 
+def test_a_rule_whose_typography_alone_changed_keeps_its_key(full: Path):
+    """2020-01-24 curled every quote and renamed section 716 (Ending the Turn) 717: 716.1 of
+    2019-01-25 is today's 724.1, not a gone rule of its own (`gone:716.1@2019-01-25`); and
+    110.5 of 2019-01-25 (tokens) is 111.1."""
+    for number, today in (("716.1", "724.1"), ("110.5", "111.1")):
+        _, out, _ = run("show", number, "--edition", "2019-01-25", "--json")
+        assert json.loads(out)["results"][0]["key"] == today
+
+
 def test_a_move_that_changed_only_typography_shows_no_diff_unless_asked(full: Path):
     """2020-01-24 moved 716.1 to 717.1 and curled its quotes ("Resolving Spells and
     Abilities"): a move with nothing to show by default (it showed the quotes' diff); with
-    --exact-typography, not a mere move."""
+    --exact-typography, a move and change with the quotes' diff (it said 717.1 appeared: read
+    as printed, the editions were paired otherwise)."""
 
     def moved(*options: str) -> dict:
         _, out, _ = run("history", "724.1", *options, "--json")
         return next(e for e in json.loads(out)["history"] if e["edition"] == "2020-01-24")
 
     assert (moved()["event"], moved()["diff"]) == ("moved", "")
-    assert moved("--exact-typography")["event"] != "moved"
+    exact = moved("--exact-typography")
+    assert exact["event"] == "moved+changed" and "{+“Resolving+}" in exact["diff"]
 
 
 def test_history_of_a_translations_own_key(full: Path):

@@ -146,7 +146,10 @@ def compare(
         for a, b in chained([old_records, *through, new_records]).items():
             pairs.pair(at_old[a], at_new[b])
     else:
-        pairs = _paired(old, new, fold)
+        # Paired as rule identity pairs them (a change of typography alone is the same rule:
+        # 2020-01-24's curled quotes), each pair then compared as asked.
+        pairs = _paired(old, new, typography_folded)
+        pairs.compare_as(fold)
     found = (pairs.change(i, j) for i, j in pairs.matched.items())
     changes = [c for c in found if c is not None]
     changes += [
@@ -176,7 +179,9 @@ def matches(old_records: Sequence[Record], new_records: Sequence[Record]) -> dic
 def paired_numbers(old: list[Record], new: list[Record]) -> dict[str, str]:
     """`matches` of two editions' rules already in `rules_of`'s order (each edition's list
     is sorted once when a chain of editions is paired)."""
-    pairs = _paired(old, new, lambda t: t)
+    # A change of typography alone is the same rule: 2020-01-24 curled every quote, and read
+    # as they were printed, Ending the Turn's rules (716.1 …) were not paired with 717.1 ….
+    pairs = _paired(old, new, typography_folded)
     found: dict[str, str] = {}
     for i, j in pairs.matched.items():
         found.setdefault(old[i].number or "", new[j].number or "")
@@ -217,6 +222,11 @@ class _Pairing:
         self._old_depth = [depth(r.number or "") for r in old]
         self._new_depth = [depth(r.number or "") for r in new]
         self._unreferenced: dict[str, str] = {}  # text -> without_references(text)
+
+    def compare_as(self, fold: Callable[[str], str]) -> None:
+        """Compare the pairs made with texts folded so (typography kept, or not)."""
+        self.old_text = [fold(r.text) for r in self.old]
+        self.new_text = [fold(r.text) for r in self.new]
 
     def _without_references(self, text: str) -> str:
         # Asked of the same texts group after group: each is folded once.
