@@ -268,7 +268,8 @@ class Engine:
         # A key is ranked on the text it shows: English as of the newest edition, unless an
         # edition is asked for (--edition) or all of them (--all-editions).
         ranking = self._as_today(filters)
-        hidden = None if ranking.edition or ranking.all_editions else self._outdated
+        older_edition = bool(ranking.edition or ranking.all_editions)
+        hidden = None if older_edition else self._outdated
         lexical = retrieve.lexical(
             self.searcher,
             self._columns,
@@ -276,7 +277,7 @@ class Engine:
             self.translator(query),
             depth=max(LEXICAL_DEPTH, limit * 20),
             within=self._filter(ranking),
-            older_edition=bool(ranking.edition or ranking.all_editions),
+            older_edition=older_edition,
             hidden=hidden,
             scanner=self._scanner(),
         )
@@ -290,11 +291,13 @@ class Engine:
         scores = rank.two_player_game_first(scores, query.variant)
         named = infractions.named
         keyword = self._keyword_with_quality(query)
+        # The rules headed by what the query typed, as written ("counters": 122).
+        typed = self._headed({fold(query.named)}) if query.named else set()
         scores = rank.named_rules_present(scores, self._concept_rules(query))
         scores = rank.raised_to_the_best(scores, keyword)
-        scores = rank.exact_name_bonus(scores, self._named_keys(query, scores, named) | keyword)
+        named_keys = self._named_keys(query, scores, named, typed)
+        scores = rank.exact_name_bonus(scores, named_keys | keyword)
         scores = rank.keyword_sections_first(scores, self._keyword_sections(query))
-        typed = self._headed({fold(query.named)}) if query.named else set()
         leads = self._definition_leads(rank.definition_entries(scores), typed)
         scores = rank.definitions_lead_to_rules(scores, leads)
         # An infraction's name, in any language, is a tournament's word ("cartas marcadas").
@@ -368,12 +371,12 @@ class Engine:
         """The keyword ability's section a few words name with its quality, as cards print it
         ("protection from red", "protección contra el rojo": 702.16): the keyword is asked for,
         not the rules that happen to print the same quality (613.10's example, Splice's)."""
-        tokens = query.text.split()
         if query.asked or not query.plain:
             return set()
+        tokens = query.text.split()
         for at in range(1, min(4, len(tokens) - 1)):
             if tokens[at].lower() in QUALITY_LINKS and len(tokens) - at - 1 <= QUALITY_WORDS:
-                keys = self._headed(self._names(self.termbase.named_by(" ".join(tokens[:at]))))
+                keys = {result_key(k) for k in self._keyword_headings(" ".join(tokens[:at]))}
                 # Keyword abilities only: an action's "cast from exile", "sacrifice for mana"
                 # are a verb's objects, not its quality.
                 return {key for key in keys if KEYWORD_SECTION.fullmatch(key)}
@@ -383,16 +386,17 @@ class Engine:
         """Whether the last one to three words of `before` name a keyword (701 or 702)."""
         from search.parse import SENTENCE_MARKS
 
-        for size in range(1, min(3, len(before)) + 1):
-            name = " ".join(before[-size:]).strip(SENTENCE_MARKS)
-            keys = {
-                key
-                for concept in self.termbase.named_by(name)
-                for key in self.versions.headed(fold(concept))
-            }
-            if any(re.fullmatch(KEYWORD_HEADING, key) for key in keys):
-                return True
-        return False
+        return any(
+            self._keyword_headings(" ".join(before[-size:]).strip(SENTENCE_MARKS))
+            for size in range(1, min(3, len(before)) + 1)
+        )
+
+    def _keyword_headings(self, name: str) -> set[str]:
+        """The keyword actions' and abilities' sections (701.x, 702.x) headed by the concepts
+        these words name."""
+        concepts = self.termbase.named_by(name)
+        keys = {key for concept in concepts for key in self.versions.headed(fold(concept))}
+        return {key for key in keys if re.fullmatch(KEYWORD_HEADING, key)}
 
     @cached_property
     def judge_naming(self) -> JudgeNaming:
@@ -481,17 +485,17 @@ class Engine:
         return builder.lexical(query, self.translator(query), self.searcher.schema, every_word=True)
 
     def _named_keys(
-        self, query: Query, scores: dict[str, float], infractions: set[str]
+        self, query: Query, scores: dict[str, float], infractions: set[str], typed: set[str]
     ) -> set[str]:
         """The keys a query names: a key or a heading exactly ("Station", "Supertipi"), a
         concept in any language ("azione generata dallo stato": State-Based Actions), or a
-        word of a list (Wizard: the creature types, 205.3m)."""
-        typed = fold(query.named)
-        named = {typed, *self._names(self._concepts_named(query.named, query.asked))}
+        word of a list (Wizard: the creature types, 205.3m). `typed`: the rules headed by the
+        query as written."""
+        named = {fold(query.named), *self._names(self._concepts_named(query.named, query.asked))}
         keys = {key for key in scores if fold(key) in named}
         # A heading typed as it is written is the one asked for, not those of the concept's
         # other form: "counters" heads 122 (Counters), "counter" 701.6 (the keyword action).
-        headed = self._headed({typed}) or self._headed(named)
+        headed = typed or self._headed(named)
         headed |= {k for name in named for k in self.versions.listing(name)}
         return keys | (headed & set(scores)) | (infractions & set(scores))
 

@@ -31,7 +31,7 @@ from corpus.model.records import StoredRecord
 from search import renumbering
 from search.errors import Problem, QueryError
 from search.query import as_number
-from search.results import SearchOutcome
+from search.results import SearchOutcome, listed
 
 __all__ = ["Problem", "check", "diff", "history", "search", "show", "sources", "stale", "term"]
 
@@ -210,11 +210,6 @@ def did_you_mean(payload: dict[str, Any]) -> str:
 def named(codes: Sequence[str], last: str = " and ") -> str:
     """Languages by name: "Italian, French and Spanish"."""
     return listed([language_name(code) for code in codes], last)
-
-
-def listed(names: Sequence[str], last: str = " and ") -> str:
-    """Names as a sentence lists them: "MTR, IPG and JAR"."""
-    return last.join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
 
 
 def named_documents(docs: Sequence[str]) -> str:

@@ -215,11 +215,10 @@ class Filters:
             )
         elif not_yet:
             # One clause for them all: a CR question of 2019 read three of these.
-            names = [doc.upper() for doc, _ in not_yet]
+            names = listed([doc.upper() for doc, _ in not_yet], " or ")
             oldest = ", ".join(f"{doc.upper()} {date}" for doc, date in not_yet)
             notes.append(
-                f"no {', '.join(names[:-1])} or {names[-1]} here was in effect on {asked} "
-                f"(their oldest editions here: {oldest})"
+                f"no {names} here was in effect on {asked} (their oldest editions here: {oldest})"
             )
         return "; ".join(notes) or None
 
@@ -257,3 +256,8 @@ class Filters:
             and (not self.edition or self._of_edition(record))
             and (not self.docs or doc_of_key(record.key) in self.docs)
         )
+
+
+def listed(names: Sequence[str], last: str = " and ") -> str:
+    """Names as a sentence lists them: "MTR, IPG and JAR"."""
+    return last.join([", ".join(names[:-1]), names[-1]] if len(names) > 1 else names)
