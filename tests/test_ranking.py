@@ -423,6 +423,13 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("offrire soldi all'avversario per farlo concedere", True),
         ("¿se puede usar un dado spindown para tirar dados?", True),
         ("una creatura con minaccia può essere bloccata da una sola creatura?", False),
+        ("Does my opponent have to tell me their exact life total if I ask?", True),
+        ("mon adversaire est obligé de me dire combien de points de vie il lui reste ?", True),
+        ("le dije a mi oponente que tenía tres cartas en la mano", True),
+        ("ho detto 'passo' ma non avevo giocato la terra", True),
+        ("si una carta dice 'roba dos cartas', ¿son dos robos separados?", False),
+        ("que veut dire regard 2", False),
+        ("nell'illustrazione la mia creatura ha le ali, vuol dire che ha volare?", False),
     ],
 )
 def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_documents(
@@ -435,7 +442,9 @@ def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_docume
     tournament's and the variant's words, a tournament's only when no other variant is named.
     A mistake ("par erreur", "sin querer", "accidentally", "forgot", "dimenticato", "olvidó")
     is the IPG's or the JAR's to fix: the CR never says "forget"; so are conduct (swearing,
-    money offered to concede) and a round's time called. A keyword is not ("minaccia", menace,
+    money offered to concede) and a round's time called, and what players tell each other
+    ("tell me", "me dire", "le dije": the MTR's communication, shortcuts and decisions), not
+    what a card says ("una carta dice", "que veut dire"). A keyword is not ("minaccia", menace,
     is no threat)."""
     assert is_about_a_tournament(query) is tournament
 

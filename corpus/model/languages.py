@@ -242,7 +242,9 @@ LANGUAGES: dict[str, Language] = {
             "dimenticato dimenticata dimenticati dimenticate dimenticò dimenticare dimenticando "
             "dimentica scordato scordata scordò insultare insulta insultato insulti parolacce "
             "parolaccia bestemmia bestemmie minacciato minacciare corrompere soldi apposta "
-            "intenzionalmente deliberatamente mentito barato lentamente lento"
+            "intenzionalmente deliberatamente mentito barato lentamente lento "
+            # What players tell each other is the MTR's (communication, shortcuts, decisions).
+            "dirmi dirgli dirle mentire mente"
         ),
         # A mistake is a tournament's to fix (the IPG, the JAR); the CR has no word for it.
         tournament_phrases=(
@@ -254,6 +256,8 @@ LANGUAGES: dict[str, Language] = {
             "di proposito",
             "tempo scaduto",
             "finito il tempo",
+            "ho detto",
+            "ha detto",
         ),
         variant_words=word_set(
             "multigiocatore multiplayer commander comandante comandanti edh brawl squadra "
@@ -403,7 +407,9 @@ LANGUAGES: dict[str, Language] = {
             "draft booster boosters fnm pénalise sanctionnée accidentellement oublié oubliée "
             "oubliés oubliées oublier oubliant oublie oublient insulter insulte insulté injure "
             "injures jurons menacé menacer soudoyer argent exprès intentionnellement "
-            "délibérément menti triché lentement lent"
+            "délibérément menti triché lentement lent "
+            # What players tell each other is the MTR's (communication, shortcuts, decisions).
+            "mentir ment mentait"
         ),
         tournament_phrases=(
             "liste de deck",
@@ -414,6 +420,10 @@ LANGUAGES: dict[str, Language] = {
             "temps écoulé",
             "fin du temps",
             "temps de la ronde",
+            "ai dit",
+            "a dit",
+            "me dire",
+            "lui dire",
         ),
         variant_words=word_set(
             "multijoueur multijoueurs multiplayer commander commandant commandants edh brawl "
@@ -538,7 +548,9 @@ LANGUAGES: dict[str, Language] = {
             "presentacion prerelease sellado draft booster boosters fnm penaliza sancionada "
             "accidentalmente olvidó olvidé olvidado olvidada olvidados olvidadas olvidar olvidando "
             "olvida insultar insultó insulto insultos palabrotas palabrota amenazó amenazar "
-            "sobornar dinero adrede intencionadamente deliberadamente mintió lentamente lento"
+            "sobornar dinero adrede intencionadamente deliberadamente mintió lentamente lento "
+            # What players tell each other is the MTR's (communication, shortcuts, decisions).
+            "decirme decirle decirte dije dijo dijiste miente mentir"
         ),
         tournament_phrases=(
             "lista de mazo",
@@ -810,6 +822,15 @@ LANGUAGES: dict[str, Language] = {
             "time was called",
             "time is called",
             "round timer",
+            # What players tell each other is the MTR's (communication, shortcuts, decisions).
+            "tell me",
+            "tell my opponent",
+            "tell their opponent",
+            "tell his opponent",
+            "tell her opponent",
+            "told me",
+            "told my opponent",
+            "i said",
         ),
         past_forms=verbs_of(
             "drew:draw drawn:draw forgot:forget forgotten:forget saw:see seen:see took:take "
