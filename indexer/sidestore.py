@@ -259,7 +259,10 @@ class Reader:
         return sorted({e for (editions,) in rows for e in editions.split("\n") if e})
 
     def headed(self, folded_title: str) -> list[str]:
-        """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.model.text.fold."""
+        """Keys of the versions titled so ("supertipi": 205.4), folded as corpus.model.text.fold.
+        An empty title heads nothing: the untitled rules' heading is "" too."""
+        if not folded_title:
+            return []
         rows = self.db.execute(
             "SELECT DISTINCT key FROM versions WHERE heading = ?", (folded_title,)
         )

@@ -435,14 +435,14 @@ class Engine:
         shares = {lang: n / english if english > 0 else 1.0 for lang, n in counts.items()}
         return {**shares, "en": 1.0}
 
-    def languages_of(self, doc: str) -> list[str]:
-        """The languages the library has a document (cr, mtr, ipg, jar) in."""
+    def languages_of(self, doc: str | None = None) -> list[str]:
+        """The languages the library has a document (cr, mtr, ipg, jar) in; any, without one."""
         from whoosh.query import And, Term
 
         from indexer.schema import INDEX_LANGS
 
         def has(lang: str) -> bool:
-            query = And([Term("doc", doc), Term("lang", lang)])
+            query = And([Term("doc", doc), Term("lang", lang)]) if doc else Term("lang", lang)
             return next(iter(self.searcher.docs_for_query(query)), None) is not None
 
         return [lang for lang in INDEX_LANGS if has(lang)]

@@ -238,9 +238,15 @@ def _judges_left_out(engine: Engine, filters: Filters) -> str | None:
 
 def _not_in_languages(engine: Engine, filters: Filters) -> str | None:
     """Why a search of documents in languages they are not written in found nothing: the
-    judge's documents are often in English only ("--lang es --doc ipg")."""
+    library has none in those languages (--lang pt), or the judge's documents are often in
+    English only ("--lang es --doc ipg")."""
     from corpus.model.documents import DOCUMENTS
 
+    if not set(engine.languages_of()) & set(filters.langs):  # --lang pt, no Portuguese here
+        return (
+            f"the library has no {named(filters.langs, ' or ')} documents; search without"
+            " --lang, or add one with `mtgrules add FILE`"
+        )
     for doc in filters.docs:
         written = engine.languages_of(doc)
         if not written:
@@ -317,10 +323,15 @@ def show(
         raise Problem(_nothing_shown(engine, rule, filters), 404)
     keys = {r.key for r in results}
     cites = renumbering.cited_keys(engine.versions, (rec for r in results for rec in r.records))
+    cites = [n for n in cites if n not in keys]
+    # A number no document here has (the French seed's 420.5e, its 2006 number of 704.5j)
+    # is no rule to open: said so, not offered as one.
+    held = {r.key for r in engine.versions.with_keys(cites)} if cites else set()
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],
-        "refers_to": [n for n in cites if n not in keys],
+        "refers_to": cites,
+        "not_in_library": [n for n in cites if n not in held],
         "referred_by": engine.referring_to(
             asked.key if asked and asked.key else number.number if number else rule
         ),
@@ -363,8 +374,20 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
                 f" {printed[-1]}`"
             )
     if filters.langs and number is not None:
-        everywhere = _numbered(engine, number, dataclasses.replace(filters, langs=()))[0]
+        everywhere, elsewhere = _numbered(engine, number, dataclasses.replace(filters, langs=()))
         written = {r.lang for result in everywhere for r in result.records}
+        if elsewhere is not None and elsewhere.note and written.isdisjoint(filters.langs):
+            # `show 714.3a --lang es`: the Spanish text numbered so is another rule (a gone one)
+            translated = {
+                (r.lang, r.key, r.follows or r.edition or "")
+                for r in engine.versions.translated_numbering(number.number)
+                if r.lang in filters.langs
+            }
+            if translated:
+                lang, key, follows = min(translated, key=lambda found: sort_key(found[1]))
+                return renumbering.translated_number_note(
+                    number.number, lang, key, follows, f" --lang {lang}"
+                )
         if written:
             held = sorted(written, key=SHOWN_ORDER.index)
             return (
@@ -920,8 +943,9 @@ def _current_key(events: Sequence[Any], loaded: Sequence[tuple[str, Any]]) -> st
     last = events[-1]
     if last.number:
         return str(last.number)
-    had = [e for e in events if e.number]
-    return gone_key(str(last.previous), had[-1].edition if had else loaded[-1][0])
+    # Its last edition is the one before its removal, not that of its last change.
+    printed = [edition for edition, _ in loaded if edition < last.edition]
+    return gone_key(str(last.previous), printed[-1] if printed else loaded[-1][0])
 
 
 def _span(
@@ -940,16 +964,18 @@ def _span(
     new = _edition(editions, to, "--to") if to else (loaded[-1] if loaded else "")
     if old is None:
         return _edition_before(loaded, new, what, hint), new
+    # Without --to, the newest edition: named as such, not as "--to None".
+    asked = f"--from {from_} and --to {to}" if to else f"--from {from_} and the newest edition"
     if old == new and len(editions) == 1 and from_ != to:
         raise Problem(
-            f"{what} has one edition here ({old}): --from {from_} and --to {to} both read as "
-            f"it, so there is nothing to compare{hint}",
+            f"{what} has one edition here ({old}): {asked} both read as it, so there is"
+            f" nothing to compare{hint}",
             400,
         )
     if old == new and from_ != to:  # two dates in effect under one edition
         raise Problem(
-            f"--from {from_} and --to {to} both read as {what} {old}, the edition in effect on"
-            f" both dates; its editions here: {', '.join(editions)}",
+            f"{asked} both read as {what} {old}, the edition in effect on both dates; its"
+            f" editions here: {', '.join(editions)}",
             400,
         )
     return old, new
@@ -1081,7 +1107,7 @@ def history(
         ]
         for sub in below
     }
-    return {
+    payload: dict[str, Any] = {
         "rule": number,
         "edition": edition,
         "key": _current_key(events, loaded),
@@ -1089,6 +1115,37 @@ def history(
         "history": [asdict(e) for e in events],
         "subrules": subrules,
     }
+    if earlier := _numbered_before(number, events, loaded, texts, ignore_typography):
+        payload["before"] = earlier
+    return payload
+
+
+def _numbered_before(
+    number: str,
+    events: Sequence[Any],
+    loaded: Sequence[tuple[str, Sequence[Record]]],
+    texts: Any,
+    ignore_typography: bool,
+) -> dict[str, str] | None:
+    """The rule an older edition numbered so, when the rule asked for took that number since
+    (714.3a, a new rule of 2026-04-17, after the Saga rule of 2026-02-27; 725.1, The Monarch
+    since 2026-08-07, the initiative before): that number's last edition and that rule's
+    key, whose history is another."""
+    from corpus.align.editions import history as events_of
+
+    since = next((e.edition for e in events if e.number == number), None)
+    if since is None:
+        return None
+    before = [
+        d
+        for d, rules in loaded
+        if d < since and any(r.number == number and r.kind == "rule" for r in rules)
+    ]
+    if not before:
+        return None
+    theirs = events_of(number, loaded, at=before[-1], ignore_typography=ignore_typography,
+                       texts=texts)  # fmt: skip
+    return {"until": before[-1], "key": _current_key(theirs, loaded)}
 
 
 def _part_history(

@@ -67,11 +67,27 @@ def printed_elsewhere(engine: Engine, number: NumberQuery) -> AsOf | None:
     if not elsewhere:
         return None
     lang, key, follows = sorted(elsewhere, key=lambda found: sort_key(found[1]))[0]
+    return AsOf(number, None, translated_number_note(number.number, lang, key, follows))
+
+
+def translated_number_note(number: str, lang: str, key: str, follows: str, option: str = "") -> str:
+    """Where a translation's number is today: another number, or a rule gone from the newest
+    English edition, named with the command that shows it (not its key alone). `option`:
+    added to that command (`--lang es`)."""
     after = f" (following English {follows})" if follows else ""
-    return AsOf(
-        number,
-        None,
-        f"the {language_name(lang)} text{after} numbers {number.number} what is {key} now",
+    text = f"the {language_name(lang)} text{after}"
+    gone = None
+    if key.startswith("gone:"):  # the rule identity is loaded for a gone key alone: a quick `show`
+        from corpus.align.identity import gone_place
+
+        gone = gone_place(key)
+    if gone is None:
+        where = f"{text} numbers {number} what is {key} now"
+        return f"{where}: `mtgrules show {key}{option}`" if option else where
+    last_number, last_edition = gone
+    return (
+        f"{text} numbers {number} a rule the newest English edition no longer has (last"
+        f" printed as {last_number} in {last_edition}): `mtgrules show {key}{option}`"
     )
 
 

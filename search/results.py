@@ -21,6 +21,7 @@ class Result:
     score: float
     records: list[StoredRecord] = field(default_factory=list)
     in_effect: str | None = None  # the English edition the translations correspond to
+    asked: str | None = None  # the English edition shown beside them: --edition's, or the newest
     loaded: tuple[str, ...] = ()  # its document's English editions in the library, oldest first
     # A judge document's part: its title and penalty, also when --kind left its text out.
     part_title: str | None = None
@@ -52,12 +53,18 @@ class Result:
             english_shown = record.lang == "en" and (shown or not record.editions)
             if english_shown or (record.lang != "en" and not ruled):
                 terms.update(dict.fromkeys(record.terms))
-        return {
+        summary: dict[str, Any] = {
             "rule": mechanic.rule if mechanic else self.key,
             "edition": self.in_effect if chosen and self.in_effect else None,
             "terms": list(terms)[:12],
             "text": chosen[0].text if chosen else None,
         }
+        # The translations follow an older edition: today's English (or --edition's) too, so
+        # that a script reading `text` alone is not left with an outdated rule unawares.
+        current = [r for r in english if self.asked in r.editions]
+        if chosen and current and self.asked != self.in_effect and current[0] is not chosen[0]:
+            summary["current"] = {"edition": self.asked, "text": current[0].text}
+        return summary
 
     def to_json(self, show: Iterable[str] = ()) -> dict[str, Any]:
         """The JSON shape of PRODUCT.md; `show` keeps only those languages' records."""
@@ -176,6 +183,7 @@ def select_english(result: Result, english_editions: tuple[str, ...], edition: s
     editions = list(english_editions)
     follows = [followed(editions, r) for r in result.records if r.lang != "en"]
     result.in_effect = follows[0] if follows else (edition or newest)
+    result.asked = edition or newest
     targets = {*follows, edition or newest}
     english = [r for r in result.records if r.lang == "en"]
     keep = {id(r) for r in [r for r in english if targets & set(r.editions)] or english[-1:]}

@@ -266,10 +266,15 @@ def test_number_lookups_whole_rule_alone_and_section():
 
 
 def test_show_lists_references():
-    """`show 205.4d` lists the rule it cites (704.5j)."""
+    """`show 205.4d` lists the rules it cites, each the seeds do not have said to be absent
+    (704.5j; the French seed's 420.5e, its 2006 number of 704.5j, which no edition prints):
+    `show` of either would find nothing."""
     code, out, _ = run("show", "205.4d", "--json")
     payload = json.loads(out)
-    assert code == 0 and "704.5j" in payload["refers_to"]
+    assert code == 0 and payload["refers_to"] == ["420.5e", "704.5j"]
+    assert payload["not_in_library"] == ["420.5e", "704.5j"]
+    code, out, _ = run("show", "205.4d")
+    assert out.endswith("\nrefers to: 420.5e (not in the library), 704.5j (not in the library)\n")
 
 
 def test_show_says_which_languages_have_a_rule_the_lang_filter_leaves_out():
@@ -526,11 +531,17 @@ def test_a_judge_section_not_in_the_library_says_how_to_search_it():
 
 def test_a_search_that_finds_nothing_in_a_language_says_which_have_it():
     """`search stazione --lang fr` finds no French text, but the Italian seed has it: the error
-    says so (stderr and --json); a rule number no document prints says it is not in the
-    library."""
+    says so (stderr and --json), and a language no document is in (pt-BR) that the library has
+    none; a rule number no document prints says it is not in the library."""
     code, _, err = run("search", "stazione", "--lang", "fr")
     assert code == 1
     assert err.endswith("; no French text matches it, Italian text does; search without --lang\n")
+    code, _, err = run("search", "stazione", "--lang", "pt-BR")  # the seeds have no Portuguese
+    assert code == 1
+    assert err.endswith(
+        "; the library has no Portuguese documents; search without --lang, or add one with"
+        " `mtgrules add FILE`\n"
+    )
     code, out, _ = run("search", "999.9z", "--json")
     assert code == 1 and json.loads(out)["error"] == (
         "no rules match '999.9z'; no rule 999.9z in the library (`mtgrules sources` lists its"

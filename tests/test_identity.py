@@ -186,6 +186,21 @@ def test_history_with_an_edition_says_which_rule_it_is_now(library: Path):
     assert json.loads(run("history", "725.1", "--json"))["key"] == "725.1"
 
 
+def test_history_of_a_number_another_rule_held_before_says_which(library: Path):
+    """`history 725.1` (The Monarch since 2026-08-07) says the number was another rule's until
+    2025-11-14 and names that rule's history (726.1, the initiative); `history 714.3a` (a new
+    rule of 2026-08-07) names the Saga rule 2025-11-14 numbered so, gone since, by the key
+    `show` opens: its last edition, not that of its last change."""
+    lines = run("history", "725.1").splitlines()
+    assert lines[1] == "until 2025-11-14, 725.1 numbered another rule: `mtgrules history 726.1`"
+    payload = json.loads(run("history", "714.3a", "--json"))
+    assert payload["before"] == {"until": "2025-11-14", "key": "gone:714.3a@2025-11-14"}
+    old = json.loads(run("history", "714.3a", "--edition", "2025-11-14", "--json"))
+    assert old["key"] == "gone:714.3a@2025-11-14"
+    assert "lore counter" in run("show", "gone:714.3a@2025-11-14")
+    assert "before" not in json.loads(run("history", "702.19", "--json"))
+
+
 def test_history_takes_a_rules_title_in_any_language_as_show_does(library: Path):
     """`history "The Monarch"`, `history arrollar` (Spanish, trample): the history of the rule
     the title names, 725 and 702.19, as `show` finds them (it was "not a rule number"); a word
@@ -465,6 +480,23 @@ def test_a_rule_of_the_newest_edition_not_in_the_language_asked_says_which_langu
     )
 
 
+def test_the_diff_page_refuses_a_bad_numbering_as_the_api_does(library: Path):
+    """/diff?numbering=foo is a 400 naming the values, as /api/diff's; numbering=to and
+    numbering=both are pages."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    query = "?from=2025-11-14&to=2026-08-07&rule=310.9&numbering="
+    for path in ("/diff", "/api/diff"):
+        refused = client.get(path + query + "foo")
+        assert refused.status_code == 400, path
+        assert "numbering: to (the edition compared to) or both" in refused.text
+    assert client.get("/diff" + query + "to").status_code == 200
+    assert client.get("/diff" + query + "both").status_code == 200
+
+
 def test_a_rule_pages_diff_link_shows_that_rules_changes_alone(library: Path):
     """/rule/726.1 (the initiative, 725.1 until 2026-08-07) links what changed in it: the move
     725.1 → 726.1 alone, not Restarting the Game moving away from 726.1; the CLI's `diff …
@@ -506,11 +538,13 @@ def test_diff_reads_a_date_between_editions_as_the_edition_in_effect(library: Pa
 
 def test_a_rule_that_appeared_and_never_changed_says_so(library: Path):
     """`history 722.1` (Preparation Cards, new in 2026-08-07): "appeared in 2026-08-07,
-    unchanged since", not "0 changes" above an "appeared" line."""
+    unchanged since", not "0 changes" above an "appeared" line; the number was 723.1's
+    before, and it says so."""
     result = CliRunner().invoke(cli, ["history", "722.1"], catch_exceptions=False)
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[:2] == [
+    assert result.stdout.splitlines()[:3] == [
         "722.1: appeared in 2026-08-07, unchanged since (loaded editions 2024-11-08 on)",
+        "until 2025-11-14, 722.1 numbered another rule: `mtgrules history 723.1`",
         "2026-08-07  appeared       722.1",
     ]
 

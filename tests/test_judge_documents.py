@@ -1009,6 +1009,21 @@ def test_the_web_leads_to_each_judge_documents_contents(judge_home: Path) -> Non
     assert '<span class="penalty">penalty: Game Loss</span>' in client.get("/doc/ipg").text
 
 
+def test_a_document_named_alone_as_a_rule_opens_its_contents(judge_home: Path) -> None:
+    """/rule/IPG (as `show IPG` lists the IPG's parts) leads to /doc/ipg, its query kept: the
+    rule page had only a heading and two links that failed (/history/IPG, a diff of 'IPG')."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    for written, doc in (("IPG", "ipg"), ("mtr", "mtr"), ("JAR", "jar")):
+        moved = client.get(f"/rule/{written}", params={"lang": "en"}, follow_redirects=False)
+        assert moved.status_code == 307
+        assert moved.headers["location"] == f"/doc/{doc}?lang=en"
+        assert client.get(f"/rule/{written}").text == client.get(f"/doc/{doc}").text
+
+
 def test_the_penalty_quick_reference_is_read_row_by_row(
     judge_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

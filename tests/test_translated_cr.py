@@ -193,6 +193,50 @@ def test_a_rules_words_are_its_english_texts_where_it_has_one(spanish_home: Path
 
 
 @pytest.mark.shared_data
+def test_a_translations_number_of_a_rule_english_no_longer_has_names_the_command(
+    spanish_home: Path,
+):
+    """`show 714.3a --lang es`: the Spanish 714.3a is a rule 2026-08-07 no longer has (today's
+    714.3a is another): the error names the command that shows it, not "no Spanish text of
+    714.3a"; `show 714.3a` says so above today's rule; a moved one names its new number."""
+    result = CliRunner(env={"MTGRULES_HOME": str(spanish_home)}).invoke(
+        cli, ["show", "714.3a", "--lang", "es"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: the Spanish text (following English 2025-11-14) numbers 714.3a a rule the newest"
+        " English edition no longer has (last printed as 714.3a in 2025-11-14): `mtgrules show"
+        " gone:714.3a@2025-11-14 --lang es`\n"
+    )
+    code, out = run(spanish_home, "show", "gone:714.3a@2025-11-14", "--lang", "es")
+    assert code == 0 and "Ver la regla 702.155, “Adelanto”" in out
+    _, out = run(spanish_home, "show", "714.3a")
+    assert out.startswith("the Spanish text (following English 2025-11-14) numbers 714.3a a rule")
+    moved = CliRunner(env={"MTGRULES_HOME": str(spanish_home)}).invoke(
+        cli, ["show", "310.8", "--lang", "es"]
+    )
+    assert moved.stderr == (
+        "error: the Spanish text (following English 2025-11-14) numbers 310.8 what is 310.9"
+        " now: `mtgrules show 310.9 --lang es`\n"
+    )
+
+
+@pytest.mark.shared_data
+def test_json_gives_todays_english_beside_the_one_a_translation_follows(spanish_home: Path):
+    """`show 310.7 --json`: `english` is the text the Spanish CR translates (2025-11-14's "a
+    battle's defense"), and `english.current` today's, which 2026-08-07 changed ("a Siege
+    battle's"); a rule English did not change since has no `current`."""
+    _, out = run(spanish_home, "show", "310.7", "--json")
+    english = json.loads(out)["results"][0]["english"]
+    assert english["edition"] == "2025-11-14"
+    assert english["text"].startswith("If a battle’s defense is 0")
+    assert english["current"]["edition"] == "2026-08-07"
+    assert english["current"]["text"].startswith("If a Siege battle’s defense is 0")
+    _, out = run(spanish_home, "show", "704.5j", "--json")
+    assert "current" not in json.loads(out)["results"][0]["english"]
+
+
+@pytest.mark.shared_data
 def test_a_brief_line_shows_a_renumbered_rule_as_printed_today(spanish_home: Path):
     """733.2 was printed 732.2 by English 2025-11-14 and the Spanish CR: its brief line is
     today's text under today's number, not "733.2 (printed 732.2)" with nothing to say when."""

@@ -137,6 +137,18 @@ def test_diff_takes_a_rule_by_its_title_as_show_and_history_do(full: Path):
     assert code == 2 and "nor a rule's title" in err
 
 
+def test_a_diff_from_a_date_after_the_newest_edition_names_the_editions_it_compares(full: Path):
+    """`diff --from 2030-01-01` (no --to) reads both ends as the newest edition: the message
+    says "the newest edition", not "--to None"."""
+    code, _, err = run("diff", "--from", "2030-01-01")
+    assert code == 2
+    assert err.startswith(
+        "error: --from 2030-01-01 and the newest edition both read as English 2026-08-07, the"
+        " edition in effect on both dates; its editions here: 2015-01-23, 2017-01-20,"
+    )
+    assert "None" not in err
+
+
 def test_stale_and_check_of_a_language_with_no_translation_say_so(full: Path):
     """`--lang pt` with no Portuguese document: an error that says so (as the web's stale page
     does), not "0 pt rules are stale" nor "0 problems", which read as a translation up to date."""

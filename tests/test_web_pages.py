@@ -93,6 +93,15 @@ def test_every_internal_link_answers(client: TestClient):
     assert any("%40" in url for url in seen)  # a translation's own key, 205.2c@FILE
 
 
+def test_the_language_filters_are_the_librarys_languages(client: TestClient):
+    """A search page's filters offer the languages the library has documents in (the seeds:
+    no Portuguese), and a language asked for that it lacks stays ticked, to be unticked."""
+    boxes = re.findall(r'name="lang" value="(\w+)"', client.get("/", params={"q": "trample"}).text)
+    assert "it" in boxes and "fr" in boxes and "es" in boxes and "pt" not in boxes
+    asked = client.get("/", params={"q": "trample", "lang": "pt"}).text
+    assert 'name="lang" value="pt" checked' in asked
+
+
 def test_every_key_has_a_page(client: TestClient):
     """A mechanic and a translation's own key open pages of their own, with their text."""
     station = client.get("/rule/Station")

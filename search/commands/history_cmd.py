@@ -80,6 +80,11 @@ def command(
     always = events[0]["event"] == "first seen" and all(e["number"] for e in events)
     since = f"in every loaded edition since {oldest}" if always else f"loaded editions {oldest} on"
     echo(f"{summary} ({since})")
+    if earlier := payload.get("before"):  # the number was another rule's until then
+        echo(
+            f"until {earlier['until']}, {payload['rule']} numbered another rule:"
+            f" `mtgrules history {earlier['key']}`"
+        )
     _events(events, oldest)
     for number, found in subrules.items():
         if number in changed_below:

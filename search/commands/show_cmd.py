@@ -44,7 +44,9 @@ def command(words: tuple[str, ...], as_json: bool, **options: object) -> None:
         return
     show_results(results, show, set())
     if payload["refers_to"]:
-        echo(f"\nrefers to: {', '.join(payload['refers_to'])}")
+        absent = set(payload.get("not_in_library", ()))
+        cited = [f"{n} (not in the library)" if n in absent else n for n in payload["refers_to"]]
+        echo(f"\nrefers to: {', '.join(cited)}")
     if payload["referred_by"]:
         echo(f"referred to by: {', '.join(payload['referred_by'])}")
 

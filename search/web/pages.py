@@ -10,7 +10,7 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from corpus.align.following import followed
 from corpus.model.citations import citations as cited_in
@@ -199,6 +199,7 @@ async def home_page(request: Request) -> Response:
         partial="missing" in payload,
         by_meaning=payload.get("by_meaning", False),
         missing=payload.get("missing", []),
+        held=list(overview.holdings),  # the languages a filter can tick: the library's
         **context,
     )
 
@@ -289,7 +290,11 @@ def _following(translations: dict[str, list[dict[str, Any]]]) -> list[dict[str, 
 
 
 async def rule_page(request: Request) -> Response:
-    return await _rule_page(request, request.path_params["rule"])
+    rule = request.path_params["rule"]
+    if rule.strip().lower() in JUDGE:  # /rule/IPG: the document's contents, at /doc/ipg
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(f"/doc/{rule.strip().lower()}{query}", status_code=307)
+    return await _rule_page(request, rule)
 
 
 async def doc_page(request: Request) -> Response:
@@ -422,7 +427,7 @@ async def diff_page(request: Request) -> Response:
                     stale=lang if stale else None)  # fmt: skip
     params = {"from": old, "to": new, "lang": ",".join(langs), "rule": rule or None, "doc": doc}
     params["ignore_typography"] = "1" if form["ignore"] else None
-    params["numbering"] = "to" if query.get("numbering") == "to" else None
+    params["numbering"] = query.get("numbering") or None  # a bad value refused, as by the API
     try:
         payload = await library.run(api_diff, library, _with_query(request, params))
         diffs = payload.get("diffs", [payload])
