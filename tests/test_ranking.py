@@ -428,7 +428,10 @@ def test_a_question_about_a_keyword_gets_its_section_first():
         ("le dije a mi oponente que tenía tres cartas en la mano", True),
         ("ho detto 'passo' ma non avevo giocato la terra", True),
         ("si una carta dice 'roba dos cartas', ¿son dos robos separados?", False),
+        ("¿tengo que recordarle a mi oponente su habilidad disparada?", True),
+        ("do I have to remind my opponent about their trigger", True),
         ("que veut dire regard 2", False),
+        ("le texte de rappel en italique a-t-il valeur de règle ?", False),
         ("nell'illustrazione la mia creatura ha le ali, vuol dire che ha volare?", False),
     ],
 )
@@ -443,7 +446,8 @@ def test_a_tournament_word_in_any_language_marks_a_question_for_the_judge_docume
     A mistake ("par erreur", "sin querer", "accidentally", "forgot", "dimenticato", "olvidó")
     is the IPG's or the JAR's to fix: the CR never says "forget"; so are conduct (swearing,
     money offered to concede) and a round's time called, and what players tell each other
-    ("tell me", "me dire", "le dije": the MTR's communication, shortcuts and decisions), not
+    ("tell me", "me dire", "le dije", reminding: the MTR's communication, shortcuts, decisions
+    and triggers), not
     what a card says ("una carta dice", "que veut dire"). A keyword is not ("minaccia", menace,
     is no threat)."""
     assert is_about_a_tournament(query) is tournament

@@ -244,7 +244,7 @@ LANGUAGES: dict[str, Language] = {
             "parolaccia bestemmia bestemmie minacciato minacciare corrompere soldi apposta "
             "intenzionalmente deliberatamente mentito barato lentamente lento "
             # What players tell each other is the MTR's (communication, shortcuts, decisions).
-            "dirmi dirgli dirle mentire mente"
+            "dirmi dirgli dirle mentire mente ricordargli ricordarglielo ricordarle"
         ),
         # A mistake is a tournament's to fix (the IPG, the JAR); the CR has no word for it.
         tournament_phrases=(
@@ -550,7 +550,7 @@ LANGUAGES: dict[str, Language] = {
             "olvida insultar insultó insulto insultos palabrotas palabrota amenazó amenazar "
             "sobornar dinero adrede intencionadamente deliberadamente mintió lentamente lento "
             # What players tell each other is the MTR's (communication, shortcuts, decisions).
-            "decirme decirle decirte dije dijo dijiste miente mentir"
+            "decirme decirle decirte dije dijo dijiste miente mentir recordarle avisar avisarle"
         ),
         tournament_phrases=(
             "lista de mazo",
@@ -809,7 +809,7 @@ LANGUAGES: dict[str, Language] = {
             "dq accidentally mistakenly spindown forget forgets forgot forgotten forgetting insult "
             "insults insulted insulting swear swearing swore cursing profanity threaten threatened "
             "threatening threatens bribe bribed deliberately intentionally purposely lied lying "
-            "slow slowly"
+            "slow slowly remind reminds reminded reminding"
         ),
         tournament_phrases=(
             "deck list",
