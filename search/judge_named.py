@@ -12,8 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from corpus.model.documents import REGULAR_COUNTERPARTS, doc_of_key, is_judge_key, slug
 from corpus.model.documents import key as doc_key
+from corpus.model.languages import LANGUAGES
 from corpus.model.text import fold
+from search.parse import asks
 from search.query import runs
+
+PAST_FORMS = LANGUAGES["en"].past_forms
 
 if TYPE_CHECKING:
     from search.engine import Engine
@@ -65,13 +69,19 @@ class JudgeNaming:
         ("marcadas" alone is stemmed as "marco", a frame)."""
         if not query.words:
             return set(), False
-        if not query.asked and (whole := self.listed({" ".join(query.words)})):
-            return whole, True
+        # An English verb's past is its name's present: "drew an extra card" names "draw an
+        # extra card" (Hidden Card Error), as the words are searched (search/builder.py).
+        words = tuple(PAST_FORMS.get(word, word) for word in query.words)
+        # Whole, or whole but for the words that only ask a judge ("penalty for drawing an
+        # extra card": Hidden Card Error, as "drawing an extra card" is).
+        asked_of = tuple(word for word in words if not asks(word))
+        for named in dict.fromkeys((words, asked_of)):
+            if not query.asked and named and (whole := self.listed({" ".join(named)})):
+                return whole, True
         # The longest name wins: "condotta antisportiva grave" is IPG 4.2, not also the
         # chapter its first two words title (IPG 4, Unsporting Conduct).
         found: set[str] = set()
         taken: set[int] = set()
-        words = query.words
         for size in (4, 3, 2, 1) if query.asked else (4, 3, 2):
             for start in range(len(words) - size + 1):
                 span = set(range(start, start + size))

@@ -663,9 +663,15 @@ def may_be_a_title(rule: str) -> bool:
 def titled_number(engine: Engine, title: str) -> str | None:
     """The number of the rule a title names in any language ("tocco letale", "Trample": 702.2,
     702.19), as `show` finds it; None when it titles none."""
+    from corpus.model.numbers import cited_numbers
     from search.results import Filters
 
-    return next((r.key for r in titled(engine, title, Filters()) if as_number(r.key)), None)
+    found = titled(engine, title, Filters())
+    number = next((r.key for r in found if as_number(r.key)), None)
+    if number is None:  # a glossary entry ("Legend Rule"): the rule its English text cites
+        english = [rec for r in found for rec in r.records if rec.lang == "en"]
+        number = next((n for rec in english for n in cited_numbers(rec.text)), None)
+    return number
 
 
 def term(engine: Engine, phrase: str) -> dict[str, Any]:
@@ -813,6 +819,8 @@ def diff(
         editions = by_edition(records, lang, followed=lang != "en")
         since = f"; what English changed since: `mtgrules stale --lang {lang}`"
         try:
+            if not editions:  # no such translation: neither "no edition here" nor `stale`'s hint
+                translations_held(records, [lang])
             hint = since if lang != "en" else ""
             old, new = _span(editions, from_, to, language_name(lang), hint)
         except Problem as problem:
@@ -1272,6 +1280,8 @@ def stale_status(item: Mapping[str, Any]) -> str:
         return "moved; only the rule numbers it cites changed"
     if status == "moved":
         return "moved; English text unchanged"
+    if status == "changed" and item.get("references_only"):  # a number to update, no wording
+        return "changed; only the rule numbers it cites"
     return "moved and changed" if status == "moved+changed" else "changed"
 
 

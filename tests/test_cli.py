@@ -75,6 +75,15 @@ def test_export_writes_into_the_output_folder_in_every_format(fmt: str, tmp_path
     assert written.read_text("utf-8") == printed and "205.4d" in printed
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "tmx", "csv", "po"])
+def test_export_of_a_language_the_library_lacks_is_an_error(fmt: str):
+    """`export --lang pt` with no Portuguese document (the seeds): exit 1 and one line that
+    says so, in every format, as the PO export did; TMX wrote an empty memory, exit 0."""
+    code, out, err = run("export", "--format", fmt, "--lang", "pt")
+    assert (code, out) == (1, "")
+    assert err.splitlines()[-1] == "error: no pt documents in the library; see `mtgrules sources`"
+
+
 def test_export_refuses_an_output_folder_under_one_that_is_not_there(tmp_path: Path):
     """`--output` makes its folder, not the folders above it: a mistyped path is refused."""
     code, out, err = run("export", "--format", "csv", "--output", str(tmp_path / "no" / "dir"))

@@ -497,6 +497,24 @@ def test_the_diff_page_refuses_a_bad_numbering_as_the_api_does(library: Path):
     assert client.get("/diff" + query + "both").status_code == 200
 
 
+def test_the_diff_api_takes_the_commands_defaults(library: Path):
+    """/api/diff with no from= or to= is `diff --json`: the two newest editions (it asked for
+    both); from= alone compares it to the newest, as --from alone does."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(library))
+    for query, args in (("", []), ("?from=2024-11-08", ["--from", "2024-11-08"])):
+        answer = client.get("/api/diff" + query)
+        assert answer.status_code == 200, query
+        assert answer.json() == json.loads(run("diff", *args, "--json")), query
+    # Several languages: English's diff the same (Spanish's hint names the API's address).
+    both = client.get("/api/diff?lang=en,es&rule=310.9").json()["diffs"]
+    assert both[0] == json.loads(run("diff", "--lang", "en,es", "310.9", "--json"))["diffs"][0]
+    assert client.get("/api/diff").json()["from"] == "2025-11-14"
+
+
 def test_a_rule_pages_diff_link_shows_that_rules_changes_alone(library: Path):
     """/rule/726.1 (the initiative, 725.1 until 2026-08-07) links what changed in it: the move
     725.1 → 726.1 alone, not Restarting the Game moving away from 726.1; the CLI's `diff …

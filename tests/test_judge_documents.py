@@ -1444,6 +1444,17 @@ def test_an_infraction_named_in_any_language_is_its_section(
         assert "IPG 2.1" in [r["key"] for r in payload["results"][:3]], asked
 
 
+def test_drawing_an_extra_card_in_english_is_the_hidden_card_error(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The everyday English of IPG 2.3's commonest case names it, as the Italian, French and
+    Spanish everyday names do: "drew an extra card" (a verb's past read as its present) and
+    "penalty for drawing an extra card" (whole but for the word that only asks a judge) have
+    IPG 2.3 first, not IPG 2.2, Looking at Extra Cards, whose title shares "extra cards"."""
+    for asked in ("drew an extra card", "penalty for drawing an extra card"):
+        assert found(judges_and_rules, monkeypatch, asked)[0] == "IPG 2.3", asked
+
+
 def test_an_infraction_meant_by_other_words_is_its_section(
     judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

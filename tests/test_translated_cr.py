@@ -465,7 +465,8 @@ def test_check_compares_symbols_and_reads_a_misprint_as_what_it_was_read_as(span
 @pytest.mark.shared_data
 def test_stale_says_where_each_rule_went(spanish_home: Path):
     """Plain text names a moved rule's new number, and the diff of one whose English changed
-    only in the rule numbers it cites; a number printed twice is listed once."""
+    only in the rule numbers it cites (moved or not: said so); a number printed twice is listed
+    once."""
     code, out = run(spanish_home, "stale", "--lang", "es")
     assert code == 0
     assert "es 310.8 → 310.9 (moved; English text unchanged; English 2025-11-14 → 2026-08-07" in out
@@ -476,6 +477,11 @@ def test_stale_says_where_each_rule_went(spanish_home: Path):
         " 2026-08-07; undated, magic_rules_clean.pdf)"
     )
     assert "(see rule [-723.1f).-] {+724.1f).+}" in lines[cited + 1]
+    # Changed in place, in a cited number alone: a number to update, said so.
+    assert next(x for x in lines if x.startswith("es 104.6 ")) == (
+        "es 104.6 (changed; only the rule numbers it cites; English 2025-11-14 → 2026-08-07;"
+        " undated, magic_rules_clean.pdf)"
+    )
     assert sum(line.startswith("es 207.2c ") for line in out.splitlines()) == 1
     _, out = run(spanish_home, "stale", "--lang", "es", "--json")
     stale = json.loads(out)["stale"]

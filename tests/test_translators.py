@@ -135,6 +135,12 @@ def test_diff_takes_a_rule_by_its_title_as_show_and_history_do(full: Path):
     assert deathtouch and deathtouch == changes("2020-01-24", "2026-08-07", "702.2")
     code, _, err = run("diff", "Nessuna Regola")
     assert code == 2 and "nor a rule's title" in err
+    # A glossary entry's title is the rule it cites ("Legend Rule … See rule 704.5j"), as
+    # `show "Legend Rule"` shows the entry: history and diff have no entry's history to give.
+    assert run("history", "Legend Rule") == run("history", "704.5j")
+    assert changes("2022-02-18", "2022-11-18", "Legend Rule") == changes(
+        "2022-02-18", "2022-11-18", "704.5j"
+    )
 
 
 def test_a_diff_from_a_date_after_the_newest_edition_names_the_editions_it_compares(full: Path):
@@ -151,7 +157,8 @@ def test_a_diff_from_a_date_after_the_newest_edition_names_the_editions_it_compa
 
 def test_stale_and_check_of_a_language_with_no_translation_say_so(full: Path):
     """`--lang pt` with no Portuguese document: an error that says so (as the web's stale page
-    does), not "0 pt rules are stale" nor "0 problems", which read as a translation up to date."""
+    does), not "0 pt rules are stale" nor "0 problems", which read as a translation up to date;
+    `diff --lang pt` too."""
     expected = (
         "error: no Portuguese translation in the library; add one with `mtgrules add`"
         " (`mtgrules sources` lists the documents here)\n"
@@ -159,6 +166,10 @@ def test_stale_and_check_of_a_language_with_no_translation_say_so(full: Path):
     for command in ("stale", "check"):
         assert run(command, "--lang", "pt") == (1, "", expected)
         assert run(command, "--lang", "it,pt")[0] == 1
+    # So does diff: "Portuguese has no edition here" pointed to `stale --lang pt`, and with
+    # --from "loaded editions: none" beside 29 English editions.
+    assert run("diff", "--lang", "pt") == (1, "", expected)
+    assert run("diff", "--lang", "pt", "--from", "2025-11-14", "--to", "2026-08-07")[2] == expected
 
 
 def test_tmx_export_is_valid_tmx(full: Path):

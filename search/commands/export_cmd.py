@@ -61,6 +61,11 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
         edition = _resolved(edition)
         lines = data.splitlines(keepends=True) if langs or edition else []
         records = [json.loads(line) for line in lines]
+        for lang in langs:
+            if not any(record["lang"] == lang for record in records):
+                raise click.ClickException(
+                    f"no {lang} documents in the library; see `mtgrules sources`"
+                )
         if edition:
             _check_edition(edition, {r["edition"] for r in records})
         of_edition = _of_edition(records, edition)
@@ -88,6 +93,11 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
             _out(exports.to_tbx(engine.termbase, langs), fmt, folder)
         return
     every = library_records()
+    for lang in langs:  # an empty memory of a language the library lacks would say nothing
+        if not any(r.lang == lang for r in every):
+            raise click.ClickException(
+                f"no {lang} documents in the library; see `mtgrules sources`"
+            )
     edition = _resolved(edition)
     if edition:
         _check_edition(edition, {r.edition for r in every})

@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 
 from corpus import paths
 from corpus.model.dates import EDITION_FORMS, typed_edition
-from corpus.model.documents import DOCUMENTS, doc_of_key
+from corpus.model.documents import DOCUMENTS
 from corpus.model.languages import (
     LANGUAGES,
     SHOWN_ORDER,
@@ -316,42 +316,22 @@ def api_term(library: Library, request: Request) -> dict[str, Any]:
 
 def api_diff(library: Library, request: Request) -> dict[str, Any]:
     query = request.query_params
-    if not query.get("from") or not query.get("to"):
-        lacking = " and ".join(f"{name}=" for name in ("from", "to") if not query.get(name))
-        raise payloads.Problem(f"give {lacking}{_diff_example(library, request)}", 400)
     numbering = query.get("numbering", "both")
     if numbering not in ("to", "both"):
         raise payloads.Problem("numbering: to (the edition compared to) or both", 400)
     ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
     doc = diff_document(query.get("doc"))
+    # As `diff --json`: without to=, the newest edition; without from=, the one before to=.
     return payloads.diff(
         library.records(),
-        query["from"],
-        query["to"],
+        query.get("from") or None,
+        query.get("to") or None,
         _langs(request),
         query.get("rule"),
         ignore,
         doc,
         numbering,
     )
-
-
-def _diff_example(library: Library, request: Request) -> str:
-    """An example of from= and to= of the document asked for, from its own editions here (the
-    JAR's are not the CR's), or why there is none."""
-    from corpus.align.editions import by_edition
-
-    doc = diff_document(request.query_params.get("doc"))
-    records = [r for r in library.records() if doc_of_key(r.key) == doc]
-    editions = list(by_edition(records, "en"))
-    if len(editions) > 1:
-        which = f"&doc={doc}" if doc != "cr" else ""
-        return f", e.g. ?from={editions[-2]}&to={editions[-1]}{which}"
-    if doc == "cr":  # a translation's own editions may still compare (lang=it)
-        return ", e.g. ?from=2024-11-08&to=2025-07-25 (`/api/sources` lists the editions loaded)"
-    if editions:
-        return f": the {doc.upper()} has one edition here ({editions[0]}), nothing to compare"
-    return f": the {doc.upper()} is not in this library"
 
 
 def diff_document(doc: str | None) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from corpus.model.documents import JUDGE, doc_of_key, is_judge_key
 from corpus.model.languages import LANGUAGES, SHOWN_ORDER
 from corpus.model.numbers import section_of
-from corpus.model.records import Record
+from corpus.model.records import Record, StoredRecord
 
 # The languages' names in English, for sentences written in English, and a few searches a
 # judge or a translator would type in each (shown for the languages the library holds; the
@@ -69,8 +69,9 @@ class Overview:
         held = {doc for holding in self.holdings.values() for doc in holding.judge_editions}
         return [doc for doc in JUDGE if doc in held]
 
-    def missing(self, key: str, lang: str) -> str:
-        """Why a result has no text in this language."""
+    def missing(self, key: str, lang: str, since: str | None = None) -> str:
+        """Why a result has no text in this language. `since`: the first loaded English
+        edition with the rule, which a translation that follows an older one cannot have."""
         holding = self.holdings.get(lang)
         name = ENGLISH_NAMES.get(lang, lang)
         if is_judge_key(key) and (holding is None or doc_of_key(key) not in holding.judge_editions):
@@ -78,9 +79,17 @@ class Overview:
         if holding is None:
             return f"no {name} text for {key}: this library has no {name} document"
         section = section_of(key)
+        followed = max(holding.follows, default=None)
         if section.isdigit() and int(section) in holding.sections:
-            # Its section is translated, this rule is not: an entry left untranslated, or a
-            # rule English added after the edition the translation follows.
+            if since and followed and since > followed and since > self.english_editions[0]:
+                # 122.1j (hone counters), new in English 2026-08-07: the Spanish CR follows
+                # 2025-11-14 and could not have it, it did not leave it out.
+                return (
+                    f"no {name} text for {key}: English added it in {since}, after the edition"
+                    f" the {name} documents follow ({followed})"
+                )
+            # Its section is translated and the rule older than the edition it follows: an
+            # entry left untranslated.
             return (
                 f"no {name} text for {key} in this library, though its section {section} is "
                 f"translated: the {name} documents leave this rule out"
@@ -139,10 +148,23 @@ def overview(records: Iterable[Record]) -> Overview:
 
 
 def missing_notes(
-    overview: Overview, key: str, present: Iterable[str], wanted: Iterable[str]
+    overview: Overview,
+    key: str,
+    present: Iterable[str],
+    wanted: Iterable[str],
+    since: str | None = None,
 ) -> list[str]:
-    """A sentence for each wanted language a result has no text in."""
+    """A sentence for each wanted language a result has no text in (`since`: the first
+    loaded English edition with the rule)."""
     have = set(present)
     return [
-        overview.missing(key, lang) for lang in SHOWN_ORDER if lang in wanted and lang not in have
+        overview.missing(key, lang, since)
+        for lang in SHOWN_ORDER
+        if lang in wanted and lang not in have
     ]
+
+
+def english_since(records: Iterable[StoredRecord]) -> str | None:
+    """The first loaded English edition of a result's CR rule: its records' oldest."""
+    dates = [e for r in records if r.lang == "en" and r.kind == "rule" for e in r.editions]
+    return min(dates, default=None)

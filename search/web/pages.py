@@ -38,7 +38,7 @@ from search.web.app import (
 )
 from search.web.changes import as_html
 from search.web.links import href, rule_href
-from search.web.overview import ENGLISH_NAMES, EXAMPLES, missing_notes
+from search.web.overview import ENGLISH_NAMES, EXAMPLES, english_since, missing_notes
 
 KINDS_SHOWN = KINDS  # every kind a record can be
 # A judge's questions in four languages, when the library holds the MTR, IPG or JAR.
@@ -186,7 +186,9 @@ async def home_page(request: Request) -> Response:
     shown = []
     for result in results:
         columns = by_language(result, show)
-        shown.append((result, columns, missing_notes(overview, result.key, columns, wanted)))
+        since = english_since(result.records)
+        notes = missing_notes(overview, result.key, columns, wanted, since)
+        shown.append((result, columns, notes))
     return page(
         "search.html",
         title=f"{q} — mtgrules",
@@ -267,6 +269,18 @@ def _status_of_translations(
                     # result keyed by the rule's current number holds the rule itself)
                     "reused": bool(entry and entry["english_number"] != result.key)
                     and any(r.lang == "en" and editions[-1] in r.editions for r in result.records),
+                    # The edition that first printed its number today (the move's), not the
+                    # newest: 725.1 moved in 2026-04-17, though compared to 2026-08-07.
+                    "moved_in": min(
+                        (
+                            e
+                            for r in result.records
+                            if r.lang == "en" and entry and r.number == entry["english_number"]
+                            for e in r.editions
+                            if follows is None or e > follows
+                        ),
+                        default=None,
+                    ),
                 }
             )
     return lines
@@ -355,7 +369,13 @@ async def _rule_page(request: Request, rule: str) -> Response:
         following=_following(translations),
         # A judge part as written ("ipg3.1") is noted as its key: "the IPG is not in Italian
         # here", not "the Italian documents cover section 205".
-        notes=missing_notes(overview, written_key(rule) or named, present, wanted),
+        notes=missing_notes(
+            overview,
+            written_key(rule) or named,
+            present,
+            wanted,
+            english_since(r for x in results if x.key == named for r in x.records),
+        ),
         history=(numbered and english_rule) or judged,
         diff_editions=editions[-2:] if numbered and english_rule and len(editions) > 1 else [],
         # A judge part's own two newest editions (the MTR's dates, not the CR's).
