@@ -461,6 +461,8 @@ def test_a_term_not_in_the_term_base_is_an_error_in_json_too():
     }
     code, _, err = run("term", "zzzz qqqq")  # the hint's command is one to copy: quoted
     assert code == 1 and err.endswith("try `mtgrules search 'zzzz qqqq'`\n")
+    code, _, err = run("term", "--", "-1")  # and a word that begins with a dash, after --
+    assert code == 1 and err.endswith("try `mtgrules search -- -1`\n")
 
 
 def test_multiplayer_has_its_name_in_every_language():

@@ -152,6 +152,7 @@ def test_a_key_with_a_slash_reaches_its_page(client: TestClient):
         ("/?q=tipo&kind=nope", "unknown kind"),
         ("/rule/205.4?edition=someday", "edition:"),
         ("/diff?lang=zz", "lang: one of"),
+        ("/stale?lang=es,it", "lang: one at a time here (`/api/stale` takes several)"),
     ],
 )
 def test_bad_parameters_are_400_with_a_message(client: TestClient, url: str, message: str):

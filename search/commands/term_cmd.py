@@ -24,7 +24,10 @@ def command(words: tuple[str, ...], as_json: bool) -> None:
     if not payload["concepts"]:
         # The hint's command is one to copy: "robar cartas" quoted, to be one query.
         phrase = payload["query"]
-        missing = f"{phrase!r} is not in the term base; try `mtgrules search {quote(phrase)}`"
+        dashes = "-- " if phrase.startswith("-") else ""  # "-1" is no option of search
+        missing = (
+            f"{phrase!r} is not in the term base; try `mtgrules search {dashes}{quote(phrase)}`"
+        )
         echo(f"error: {missing}", err=True)  # with --json too, as every command's error
         if as_json:  # its message beside what was looked up, as every --json says a failure
             echo_json({"error": missing, "exit_code": 1, **payload})

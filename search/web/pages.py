@@ -519,7 +519,11 @@ async def stale_page(request: Request) -> Response:
     lang = context["lang"] = codes[0] if len(codes) == 1 else lang
     if lang not in choices:
         held = ", ".join(choices)
-        return error_page(400, "stale — mtgrules", f"lang: a translation's language here ({held})")
+        # The page lists one language (its picker's); `/api/stale?lang=it,fr` lists several.
+        several = "one at a time here (`/api/stale` takes several); " if len(codes) > 1 else ""
+        return error_page(
+            400, "stale — mtgrules", f"lang: {several}a translation's language here ({held})"
+        )
     try:
         payload = await library.run(api_stale, library, _with_query(request, {"lang": lang}))
         numbers = {i[k] for i in payload["stale"] for k in ("key", "english_number") if i.get(k)}
