@@ -390,6 +390,9 @@ def test_check_and_stale_on_the_spanish_cr(spanish_home: Path):
     assert ("405.6d", "missing") in problems
     assert ("111.10b", "duplicate") in problems  # 111.10f printed 111.10b: not missing
     assert ("111.10f", "missing") not in problems
+    # Nor is the rule after it "without 111.10f before it": the misprint read as its place's.
+    assert ("111.10g", "gap") not in problems and ("608.3g", "gap") not in problems
+    assert ("716.2c", "gap") in problems  # 716.2b is missing: a gap indeed
     assert ("716.38b", "extra") in problems
     assert sum(check == "missing" for _, check in problems) == 3
     assert sum(check == "translator-note" for _, check in problems) == 8
