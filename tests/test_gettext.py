@@ -595,7 +595,7 @@ def test_a_second_translation_of_a_language_is_added_with_a_note(
 ):
     """A catalogue edited and added back beside its original: kept (both are shown), with a
     note naming the other translation and the `remove` that keeps only the new one; whether
-    the original is indexed yet or not."""
+    the original is indexed yet or not; a third names both others ("all", one `remove`)."""
     _, exported = run(po_home, "export", "--format", "po", "--lang", "pt")
     edited = tmp_path / "revisado.po"
     edited.write_text(exported.replace("Um jogo de dois", "Uma partida de dois"), "utf-8")
@@ -614,6 +614,15 @@ def test_a_second_translation_of_a_language_is_added_with_a_note(
         assert code == 0
         assert out.splitlines()[0].startswith("revisado.po: added as revisado.po (lang=pt")
         assert out.splitlines()[-1] == note
+    # A third: the note names both others, and one `remove` of both keeps only it.
+    third = tmp_path / "terza.po"
+    third.write_text(exported.replace("Um jogo de dois", "Um jogo para dois"), "utf-8")
+    code, out = run(home, "add", str(third))
+    assert code == 0 and out.splitlines()[-1] == (
+        "  note: the library has other pt translations (comprehensive-rules.po, revisado.po);"
+        " all are shown and searched, each beside the English it follows; to keep only this"
+        " one, `mtgrules remove comprehensive-rules.po revisado.po`"
+    )
 
 
 @pytest.mark.shared_data

@@ -77,10 +77,13 @@ def keep(
     note = None
     if added.beside:
         others = ", ".join(one_line(s) for s in added.beside)
+        several = len(added.beside) > 1  # seven catalogues: "both" and one `remove` misled
+        removes = " ".join(one_line(s) for s in added.beside)
         note = (
-            f"the library has another {document.lang} translation ({others}); both are "
-            f"shown and searched, each beside the English it follows; to keep only this one, "
-            f"`mtgrules remove {one_line(added.beside[0])}`"
+            f"the library has {'other' if several else 'another'} {document.lang}"
+            f" translation{'s' if several else ''} ({others}); {'all' if several else 'both'}"
+            " are shown and searched, each beside the English it follows; to keep only this"
+            f" one, `mtgrules remove {removes}`"
         )
     if not quiet:
         echo(
