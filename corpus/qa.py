@@ -161,8 +161,14 @@ def symbol_difference(text: str, english: str) -> str:
     English counterpart's, each as many times as printed, or "" when they are the same: a
     cost or a symbol is written alike in every language (the Spanish CR's Clue, 111.10f,
     costs "{2},{T}" where English's costs "{2}")."""
-    here, there = Counter(_symbols(text)), Counter(_symbols(english))
-    extra, lacking = sorted((here - there).elements()), sorted((there - here).elements())
+    mine, theirs = _SYMBOL.findall(text), _SYMBOL.findall(english)
+    here, there = Counter(_symbols(mine)), Counter(_symbols(theirs))
+    # Compared in any case ({rN} is {RN}), named as each text prints it: a translator searches
+    # the catalogue for what it says.
+    printed = {s.upper(): s for s in theirs} | {s.upper(): s for s in mine}
+    extra = [printed[s] for s in sorted((here - there).elements())]
+    printed = {s.upper(): s for s in mine} | {s.upper(): s for s in theirs}
+    lacking = [printed[s] for s in sorted((there - here).elements())]
     parts = []
     if extra:
         parts.append(f"prints {' '.join(extra)}, which English does not")
@@ -171,8 +177,8 @@ def symbol_difference(text: str, english: str) -> str:
     return "; ".join(parts)
 
 
-def _symbols(text: str) -> list[str]:
-    return [symbol.upper() for symbol in _SYMBOL.findall(text)]
+def _symbols(symbols: Sequence[str]) -> list[str]:
+    return [symbol.upper() for symbol in symbols]
 
 
 def _same_marks(a: str, b: str) -> bool:

@@ -486,6 +486,12 @@ def test_check_counts_a_catalogues_untranslated_rules_once(po_home: Path):
         "info    comprehensive-rules.po: untranslated: 1,874 rules of English 2020-11-20 are "
         "untranslated entries here" in text.splitlines()
     )
+    # A symbol is compared in any case and named as the catalogue prints it: a translator
+    # searching it for "{RN}" would not find "{rN}".
+    assert (
+        "warning comprehensive-rules.po 107.15: symbols: prints {rN}, which English does not"
+        in text.splitlines()
+    )
 
 
 def _translations(home: Path, lang: str) -> dict[tuple[str, str], list[str]]:
