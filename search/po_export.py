@@ -12,7 +12,7 @@ msgid (`#|`), which Poedit and Weblate show as a diff. What `add` reads back
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 
@@ -41,9 +41,15 @@ def cr_line(record: Record, number: str | None = None, text: str | None = None) 
     return f"{number} {text}" if number[-1].isalpha() else f"{number}. {text}"
 
 
-def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | None = None) -> str:
+def catalogue(
+    records: Sequence[Record],
+    lang: str,
+    left_out: list[Record] | None = None,
+    team: Mapping[str, str] | None = None,
+) -> str:
     """The PO catalogue of one language's translation against the newest English edition.
-    `left_out` is given the translations that have no line there (their English is gone)."""
+    `left_out` is given the translations that have no line there (their English is gone);
+    `team`: the Language and Language-Team of the catalogue it came from (pt_BR), kept."""
     import polib
 
     # The CR's records: the judge documents' English editions are no CR edition to follow (their
@@ -71,6 +77,7 @@ def catalogue(records: Sequence[Record], lang: str, left_out: list[Record] | Non
         "Content-Transfer-Encoding": "8bit",
         "Plural-Forms": "nplurals=2; plural=(n != 1);",
         "X-Generator": f"mtgrules {version('mtgrules')}",
+        **(team or {}),
     }
     glossary_started = False
     for (_, _, ordinal), record in _lines(today).items():

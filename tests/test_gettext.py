@@ -313,13 +313,16 @@ def test_a_search_in_one_language_never_says_that_language_matched(po_home: Path
 @pytest.mark.shared_data
 def test_po_export_is_valid_and_marks_what_is_stale(po_home: Path, tmp_path: Path):
     """export --format po: polib reads it, msgfmt --check accepts it; msgctxt the key, msgid
-    today's English line, fuzzy (with the English it was made from) where English changed."""
+    today's English line, fuzzy (with the English it was made from) where English changed; the
+    source catalogue's Language (pt_BR) and Language-Team kept."""
     code, out = run(po_home, "export", "--format", "po", "--lang", "pt")
     assert code == 0
     path = tmp_path / "pt.po"
     path.write_text(out, encoding="utf-8")
     catalogue = polib.pofile(str(path))
-    assert catalogue.metadata["Language"] == "pt"
+    # The catalogue's own region and team, kept for its platform (Crowdin's pt-BR project).
+    assert catalogue.metadata["Language"] == "pt_BR"
+    assert catalogue.metadata["Language-Team"] == "Portuguese, Brazilian"
     entries = {(e.msgctxt, e.msgid.split(" ")[0]): e for e in catalogue}
     rule = entries["100.1a", "100.1a"]
     assert (

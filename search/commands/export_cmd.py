@@ -173,7 +173,7 @@ def _po(langs: tuple[str, ...], edition: str | None, folder: Path | None) -> Non
             )
         try:
             left_out: list[Record] = []
-            text = catalogue(records, lang, left_out)
+            text = catalogue(records, lang, left_out, _team(records, lang))
         except ValueError as error:
             raise click.ClickException(str(error)) from None
         if left_out:
@@ -184,6 +184,27 @@ def _po(langs: tuple[str, ...], edition: str | None, folder: Path | None) -> Non
         path = folder / f"mtgrules-{lang}.po"
         path.write_text(text, encoding="utf-8")
         echo(f"wrote {path}", err=True)
+
+
+def _team(records: list[Record], lang: str) -> dict[str, str]:
+    """The Language and Language-Team of the catalogue a language's translation came from,
+    when the library holds one (the Brazilian "pt_BR", "Portuguese, Brazilian"): a catalogue
+    sent back to its platform keeps its region. Else none: the export writes the language's."""
+    import polib
+
+    from corpus.paths import documents
+
+    sources = {r.source for r in records if r.lang == lang and r.source.endswith(".po")}
+    if len(sources) != 1:
+        return {}
+    try:
+        metadata = polib.pofile(str(documents(home()) / sources.pop())).metadata
+    except (OSError, ValueError, UnicodeError):
+        return {}
+    tag = metadata.get("Language", "")
+    if tag.replace("-", "_").split("_")[0].lower() != lang:
+        return {}
+    return {key: metadata[key] for key in ("Language", "Language-Team") if metadata.get(key)}
 
 
 def _of_edition(records: list[dict[str, Any]], edition: str | None) -> Callable[[Any], bool]:
