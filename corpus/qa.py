@@ -161,14 +161,11 @@ def symbol_difference(text: str, english: str) -> str:
     English counterpart's, each as many times as printed, or "" when they are the same: a
     cost or a symbol is written alike in every language (the Spanish CR's Clue, 111.10f,
     costs "{2},{T}" where English's costs "{2}")."""
-    mine, theirs = _SYMBOL.findall(text), _SYMBOL.findall(english)
-    here, there = Counter(_symbols(mine)), Counter(_symbols(theirs))
-    # Compared in any case ({rN} is {RN}), named as each text prints it: a translator searches
-    # the catalogue for what it says.
-    printed = {s.upper(): s for s in theirs} | {s.upper(): s for s in mine}
-    extra = [printed[s] for s in sorted((here - there).elements())]
-    printed = {s.upper(): s for s in mine} | {s.upper(): s for s in theirs}
-    lacking = [printed[s] for s in sorted((there - here).elements())]
+    # Compared in any case ({rN} is {RN}), named as the text that has it prints it: a
+    # translator searches the catalogue for what it says.
+    (here, mine), (there, theirs) = _symbols(text), _symbols(english)
+    extra = [mine[s] for s in sorted((here - there).elements())]
+    lacking = [theirs[s] for s in sorted((there - here).elements())]
     parts = []
     if extra:
         parts.append(f"prints {' '.join(extra)}, which English does not")
@@ -177,8 +174,10 @@ def symbol_difference(text: str, english: str) -> str:
     return "; ".join(parts)
 
 
-def _symbols(symbols: Sequence[str]) -> list[str]:
-    return [symbol.upper() for symbol in symbols]
+def _symbols(text: str) -> tuple[Counter[str], dict[str, str]]:
+    """A text's symbols in upper case, counted, and each as the text prints it."""
+    found = _SYMBOL.findall(text)
+    return Counter(s.upper() for s in found), {s.upper(): s for s in found}
 
 
 def _same_marks(a: str, b: str) -> bool:

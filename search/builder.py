@@ -19,7 +19,7 @@ from corpus.model.languages import LANGUAGES
 from corpus.model.numbers import RuleNumber
 from indexer.analyzers import analyzer
 from indexer.schema import INDEX_LANGS, TERMS_FIELD, text_field
-from search.parse import Query, bare, content_tokens, is_stop_word
+from search.parse import PAST_FORMS, Query, bare, content_tokens, is_stop_word
 from search.query import ELISION, OPERATORS, TOKEN, QueryError, Translations, runs
 
 TRANSLATION_WEIGHT = 0.5  # a word's translations count less than the word as typed
@@ -55,10 +55,9 @@ def searched(token: str, stop: Callable[[str], bool] = is_stop_word) -> str | No
 
 # A number as the rules write it in every language: "0", "7", "+1/+1", "-1/-1", "1/1".
 _NUMBER_WORD = re.compile(r"^[+-]?\d+(?:/[+-]?\d+)?$")
-# A count as the English rules spell it ("10": ten), an irregular past form's verb ("forgot":
-# forget), players' words and the rules' words for them ("bounced": return, hand).
+# A count as the English rules spell it ("10": ten), players' words and the rules' words for
+# them ("bounced": return, hand); an irregular past form's verb is search.parse.PAST_FORMS.
 SPELT_COUNTS = LANGUAGES["en"].spelt_counts
-PAST_FORMS = LANGUAGES["en"].past_forms
 SLANG = LANGUAGES["en"].slang
 BROADER = LANGUAGES["en"].broader
 

@@ -12,12 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from corpus.model.documents import REGULAR_COUNTERPARTS, doc_of_key, is_judge_key, slug
 from corpus.model.documents import key as doc_key
-from corpus.model.languages import LANGUAGES
 from corpus.model.text import fold
-from search.parse import asks
+from search.parse import PAST_FORMS, asks
 from search.query import runs
-
-PAST_FORMS = LANGUAGES["en"].past_forms
 
 if TYPE_CHECKING:
     from search.engine import Engine

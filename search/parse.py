@@ -46,6 +46,9 @@ TOURNAMENT_NAMES = (
     *(penalty.lower() for penalty in PENALTIES),
     *(phrase for lang in LANGUAGES.values() for phrase in lang.tournament_phrases),
 )
+# An English irregular past form's verb ("drew": draw, "forgot": forget): the words are
+# searched (search/builder.py) and infractions named (search/judge_named.py) in the present.
+PAST_FORMS = LANGUAGES["en"].past_forms
 # The words that ask a judge without naming what about, and the levels' ("REL Regular").
 ASKING_WORDS = frozenset().union(
     *(lang.asking_words for lang in LANGUAGES.values()), *LEVEL_WORDS.values()

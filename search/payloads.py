@@ -323,15 +323,10 @@ def show(
         raise Problem(_nothing_shown(engine, rule, filters), 404)
     keys = {r.key for r in results}
     cites = renumbering.cited_keys(engine.versions, (rec for r in results for rec in r.records))
-    cites = [n for n in cites if n not in keys]
-    # A number no document here has (the French seed's 420.5e, its 2006 number of 704.5j)
-    # is no rule to open: said so, not offered as one.
-    held = {r.key for r in engine.versions.with_keys(cites)} if cites else set()
     payload = {
         "query": rule,
         "results": [r.to_json(show) for r in results],
-        "refers_to": cites,
-        "not_in_library": [n for n in cites if n not in held],
+        **_citations(engine, [n for n in cites if n not in keys]),
         "referred_by": engine.referring_to(
             asked.key if asked and asked.key else number.number if number else rule
         ),
@@ -348,11 +343,7 @@ def show(
 
 def _gone_key(rule: str) -> tuple[Any, str] | None:
     """(number, edition) of a gone rule's key, or None."""
-    if not rule.strip().startswith("gone:"):
-        return None  # and the rule identity's module stays unimported (show starts fast)
-    from corpus.align.identity import gone_place
-
-    place = gone_place(rule.strip())
+    place = renumbering.gone_place_of(rule)
     number = as_number(place[0]) if place else None
     return None if place is None or number is None else (number, place[1])
 
@@ -374,20 +365,12 @@ def _nothing_shown(engine: Engine, rule: str, filters: Filters) -> str:
                 f" {printed[-1]}`"
             )
     if filters.langs and number is not None:
-        everywhere, elsewhere = _numbered(engine, number, dataclasses.replace(filters, langs=()))
+        everywhere = _numbered(engine, number, dataclasses.replace(filters, langs=()))[0]
         written = {r.lang for result in everywhere for r in result.records}
+        # `show 714.3a --lang es`: the Spanish text numbered so is another rule (a gone one).
+        elsewhere = renumbering.printed_elsewhere(engine, number, filters.langs, option=True)
         if elsewhere is not None and elsewhere.note and written.isdisjoint(filters.langs):
-            # `show 714.3a --lang es`: the Spanish text numbered so is another rule (a gone one)
-            translated = {
-                (r.lang, r.key, r.follows or r.edition or "")
-                for r in engine.versions.translated_numbering(number.number)
-                if r.lang in filters.langs
-            }
-            if translated:
-                lang, key, follows = min(translated, key=lambda found: sort_key(found[1]))
-                return renumbering.translated_number_note(
-                    number.number, lang, key, follows, f" --lang {lang}"
-                )
+            return elsewhere.note
         if written:
             held = sorted(written, key=SHOWN_ORDER.index)
             return (
@@ -461,10 +444,19 @@ def _show_part(
         "query": asked,
         "document": doc,
         "results": [r.to_json(show) for r in results],
-        "refers_to": [c for c in cites if c not in keys],
+        **_citations(engine, [c for c in cites if c not in keys]),
         "referred_by": engine.referring_to(part),
     }
     return payload, results
+
+
+def _citations(engine: Engine, cited: list[str]) -> dict[str, list[str]]:
+    """`refers_to`, the keys a part's texts cite, and `not_in_library`, those the library has
+    no rule of (the French seed's 420.5e, its 2006 number of 704.5j): no rule to open."""
+    return {
+        "refers_to": cited,
+        "not_in_library": [key for key in cited if not engine.versions.has_key(key)],
+    }
 
 
 def _contents(engine: Engine, doc: str, filters: Filters) -> dict[str, Any]:
@@ -505,6 +497,7 @@ def _contents(engine: Engine, doc: str, filters: Filters) -> dict[str, Any]:
         ],
         "results": [],
         "refers_to": [],
+        "not_in_library": [],
         "referred_by": [],
     }
 
@@ -1123,7 +1116,7 @@ def history(
         "history": [asdict(e) for e in events],
         "subrules": subrules,
     }
-    if earlier := _numbered_before(number, events, loaded, texts, ignore_typography):
+    if earlier := _numbered_before(number, events, loaded, texts, compared, ignore_typography):
         payload["before"] = earlier
     return payload
 
@@ -1132,7 +1125,8 @@ def _numbered_before(
     number: str,
     events: Sequence[Any],
     loaded: Sequence[tuple[str, Sequence[Record]]],
-    texts: Any,
+    texts: list[dict[str | None, str]],
+    compared: dict[int, Any],
     ignore_typography: bool,
 ) -> dict[str, str] | None:
     """The rule an older edition numbered so, when the rule asked for took that number since
@@ -1144,15 +1138,17 @@ def _numbered_before(
     since = next((e.edition for e in events if e.number == number), None)
     if since is None:
         return None
+    # Each edition's rules by number are at hand (`texts`): no edition's records read again.
     before = [
         d
-        for d, rules in loaded
-        if d < since and any(r.number == number and r.kind == "rule" for r in rules)
+        for (d, _), numbered in zip(loaded, texts, strict=True)
+        if d < since and number in numbered
     ]
     if not before:
         return None
+    # The history's own texts and comparisons, shared: the editions are not compared again.
     theirs = events_of(number, loaded, at=before[-1], ignore_typography=ignore_typography,
-                       texts=texts)  # fmt: skip
+                       compared=compared, texts=texts)  # fmt: skip
     return {"until": before[-1], "key": _current_key(theirs, loaded)}
 
 

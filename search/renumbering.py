@@ -6,7 +6,7 @@ numbers of its own edition: "see rule 725" in a 2025 text is today's 726."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -41,10 +41,8 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
         return AsOf(number, None, None, _not_numbered(engine, number, edition))
     if not keys or keys[0] == number.number:
         return AsOf(number, None, None)
-    from corpus.align.identity import gone_place  # a renumbered rule's: a lookup needs none
-
     key = keys[0]
-    gone = gone_place(key)
+    gone = gone_place_of(key)
     if gone is not None:
         note = (
             f"{number.number} of {edition} is gone from the newest edition"
@@ -56,18 +54,24 @@ def as_of(engine: Engine, number: NumberQuery, edition: str) -> AsOf:
     return AsOf(NumberQuery(now, number.alone), key, f"{number.number} of {edition} is {key} now")
 
 
-def printed_elsewhere(engine: Engine, number: NumberQuery) -> AsOf | None:
+def printed_elsewhere(
+    engine: Engine, number: NumberQuery, langs: Sequence[str] = (), option: bool = False
+) -> AsOf | None:
     """A number looked up as today's (no --edition) that a translation prints for another
     rule: one line saying where that rule is now, for the translator who typed their
-    document's number (`search 310.8`: today's 310.8, while the Spanish 310.8 is 310.9)."""
+    document's number (`search 310.8`: today's 310.8, while the Spanish 310.8 is 310.9). Only
+    `langs`' translations, when given; with `option`, the command that shows it takes that
+    translation's `--lang` (`show 714.3a --lang es` found no Spanish 714.3a)."""
     elsewhere = {
         (record.lang, record.key, record.follows or record.edition or "")
         for record in engine.versions.translated_numbering(number.number)
+        if not langs or record.lang in langs
     }
     if not elsewhere:
         return None
-    lang, key, follows = sorted(elsewhere, key=lambda found: sort_key(found[1]))[0]
-    return AsOf(number, None, translated_number_note(number.number, lang, key, follows))
+    lang, key, follows = min(elsewhere, key=lambda found: sort_key(found[1]))
+    with_lang = f" --lang {lang}" if option else ""
+    return AsOf(number, None, translated_number_note(number.number, lang, key, follows, with_lang))
 
 
 def translated_number_note(number: str, lang: str, key: str, follows: str, option: str = "") -> str:
@@ -76,11 +80,7 @@ def translated_number_note(number: str, lang: str, key: str, follows: str, optio
     added to that command (`--lang es`)."""
     after = f" (following English {follows})" if follows else ""
     text = f"the {language_name(lang)} text{after}"
-    gone = None
-    if key.startswith("gone:"):  # the rule identity is loaded for a gone key alone: a quick `show`
-        from corpus.align.identity import gone_place
-
-        gone = gone_place(key)
+    gone = gone_place_of(key)
     if gone is None:
         where = f"{text} numbers {number} what is {key} now"
         return f"{where}: `mtgrules show {key}{option}`" if option else where
@@ -89,6 +89,16 @@ def translated_number_note(number: str, lang: str, key: str, follows: str, optio
         f"{text} numbers {number} a rule the newest English edition no longer has (last"
         f" printed as {last_number} in {last_edition}): `mtgrules show {key}{option}`"
     )
+
+
+def gone_place_of(key: str) -> tuple[str, str] | None:
+    """(last number, last edition) of a gone rule's key (gone:714.3a@2026-02-27), else None.
+    The rule identity's module is loaded for a gone key alone: `show` starts fast."""
+    if not key.strip().startswith("gone:"):
+        return None
+    from corpus.align.identity import gone_place
+
+    return gone_place(key.strip())
 
 
 def _not_numbered(engine: Engine, number: NumberQuery, edition: str) -> str:

@@ -182,9 +182,9 @@ def select_english(result: Result, english_editions: tuple[str, ...], edition: s
     newest = english_editions[-1] if english_editions else None
     editions = list(english_editions)
     follows = [followed(editions, r) for r in result.records if r.lang != "en"]
-    result.in_effect = follows[0] if follows else (edition or newest)
     result.asked = edition or newest
-    targets = {*follows, edition or newest}
+    result.in_effect = follows[0] if follows else result.asked
+    targets = {*follows, result.asked}
     english = [r for r in result.records if r.lang == "en"]
     keep = {id(r) for r in [r for r in english if targets & set(r.editions)] or english[-1:]}
     result.records = [r for r in result.records if r.lang != "en" or id(r) in keep]

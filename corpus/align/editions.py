@@ -568,6 +568,7 @@ class Stale:
     change: Change
     copies: int = 1  # the translation prints this number more than once: listed once
     removed_in: str | None = None  # removed: the first loaded edition without the rule
+    moved_in: str | None = None  # moved: the first loaded edition with its number today
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -586,6 +587,7 @@ class Stale:
             "references_only": self.change.references_only,
             "copies": self.copies,
             "removed_in": self.removed_in,
+            "moved_in": self.moved_in,
             # The number a misprinted one was read as, in the edition followed.
             "read_as": (
                 self.change.old.number
@@ -622,18 +624,23 @@ def translated_from(editions: Sequence[str], records: Sequence[Record]) -> tuple
     return (editions[0] if by_content else followed(list(editions), records[0])), by_content
 
 
-def _removed_in(
-    change: Change, english: Mapping[str, Sequence[Record]], editions: Sequence[str], start: str
-) -> str | None:
-    """A removed rule's first loaded edition after `start` without its key (the rule-identity
-    chain: 100.7 of 2020 is gone since 2025-04-04, not only from the newest edition)."""
+def _removed_in(change: Change, numbered: Mapping[str, Mapping[str, str | None]]) -> str | None:
+    """A removed rule's first loaded edition after the one followed without its key (the
+    rule-identity chain: 100.7 of 2020 is gone since 2025-04-04, not only from the newest
+    edition). `numbered`: each later edition's numbers by key, oldest first."""
     if change.status != "removed" or change.old is None:
         return None
     key = change.old.key
-    return next(
-        (e for e in editions if e > start and all(r.key != key for r in rules_of(english[e]))),
-        None,
-    )
+    return next((e for e, numbers in numbered.items() if key not in numbers), None)
+
+
+def _moved_in(change: Change, numbered: Mapping[str, Mapping[str, str | None]]) -> str | None:
+    """A moved rule's first loaded edition after the one followed that numbers it as today
+    (725.1, The Monarch: 2026-04-17, though compared to 2026-08-07)."""
+    if not change.status.startswith("moved") or change.new is None:
+        return None
+    key, number = change.new.key, change.new.number
+    return next((e for e, numbers in numbered.items() if numbers.get(key) == number), None)
 
 
 def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]]) -> list[Stale]:
@@ -664,6 +671,10 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
         today = {r.number: r for r in rules_of(english[newest])} if start == newest else {}
         # A misprinted number is read as its key's number in the edition followed.
         read_as = {r.key: r.number for r in rules_of(english[start])}
+        # Each later edition's numbers by key, once: when a rule moved or went.
+        numbered = {
+            e: {r.key: r.number for r in rules_of(english[e])} for e in editions if e > start
+        }
         for record in records:
             # By number: as the edition it follows prints it (its key is today's number).
             looked = record.key if by_content else record.number or record.key
@@ -675,6 +686,6 @@ def stale(translated: Sequence[Record], english: Mapping[str, Sequence[Record]])
                 change, since = _against(record, today[record.key]), PREVIOUS_MSGID
             if change is not None and record.key not in listed:
                 listed.add(record.key)
-                gone = _removed_in(change, english, editions, start) if change.old else None
-                found.append(Stale(record, since, newest, change, copies[record.key], gone))
+                gone, moved = _removed_in(change, numbered), _moved_in(change, numbered)
+                found.append(Stale(record, since, newest, change, copies[record.key], gone, moved))
     return sorted(found, key=lambda s: (s.record.lang, sort_key(s.record.key)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -61,11 +61,7 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
         edition = _resolved(edition)
         lines = data.splitlines(keepends=True) if langs or edition else []
         records = [json.loads(line) for line in lines]
-        for lang in langs:
-            if not any(record["lang"] == lang for record in records):
-                raise click.ClickException(
-                    f"no {lang} documents in the library; see `mtgrules sources`"
-                )
+        _held(langs, {record["lang"] for record in records})
         if edition:
             _check_edition(edition, {r["edition"] for r in records})
         of_edition = _of_edition(records, edition)
@@ -93,11 +89,7 @@ def command(fmt: str, langs: tuple[str, ...], edition: str | None, output: str |
             _out(exports.to_tbx(engine.termbase, langs), fmt, folder)
         return
     every = library_records()
-    for lang in langs:  # an empty memory of a language the library lacks would say nothing
-        if not any(r.lang == lang for r in every):
-            raise click.ClickException(
-                f"no {lang} documents in the library; see `mtgrules sources`"
-            )
+    _held(langs, {r.lang for r in every})
     edition = _resolved(edition)
     if edition:
         _check_edition(edition, {r.edition for r in every})
@@ -166,11 +158,8 @@ def _po(langs: tuple[str, ...], edition: str | None, folder: Path | None) -> Non
             "a PO catalogue holds one language: give one with --lang, or --output DIR"
         )
     records = library_records((*translated, "en"))
+    _held(translated, {r.lang for r in records})
     for lang in translated:
-        if not any(r.lang == lang for r in records):
-            raise click.ClickException(
-                f"no {lang} documents in the library; see `mtgrules sources`"
-            )
         try:
             left_out: list[Record] = []
             text = catalogue(records, lang, left_out, _team(records, lang))
@@ -184,6 +173,16 @@ def _po(langs: tuple[str, ...], edition: str | None, folder: Path | None) -> Non
         path = folder / f"mtgrules-{lang}.po"
         path.write_text(text, encoding="utf-8")
         echo(f"wrote {path}", err=True)
+
+
+def _held(langs: Iterable[str], present: Collection[str]) -> None:
+    """A language asked for that the library has no document in is an error in every format,
+    not an empty file that says nothing."""
+    for lang in langs:
+        if lang not in present:
+            raise click.ClickException(
+                f"no {lang} documents in the library; see `mtgrules sources`"
+            )
 
 
 def _team(records: list[Record], lang: str) -> dict[str, str]:

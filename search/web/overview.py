@@ -83,7 +83,8 @@ class Overview:
         if section.isdigit() and int(section) in holding.sections:
             if since and followed and since > followed and since > self.english_editions[0]:
                 # 122.1j (hone counters), new in English 2026-08-07: the Spanish CR follows
-                # 2025-11-14 and could not have it, it did not leave it out.
+                # 2025-11-14 and could not have it, it did not leave it out. (In the oldest
+                # loaded edition, a rule may be older than it: when English added it is unknown.)
                 return (
                     f"no {name} text for {key}: English added it in {since}, after the edition"
                     f" the {name} documents follow ({followed})"

@@ -269,18 +269,6 @@ def _status_of_translations(
                     # result keyed by the rule's current number holds the rule itself)
                     "reused": bool(entry and entry["english_number"] != result.key)
                     and any(r.lang == "en" and editions[-1] in r.editions for r in result.records),
-                    # The edition that first printed its number today (the move's), not the
-                    # newest: 725.1 moved in 2026-04-17, though compared to 2026-08-07.
-                    "moved_in": min(
-                        (
-                            e
-                            for r in result.records
-                            if r.lang == "en" and entry and r.number == entry["english_number"]
-                            for e in r.editions
-                            if follows is None or e > follows
-                        ),
-                        default=None,
-                    ),
                 }
             )
     return lines
@@ -340,11 +328,12 @@ async def _rule_page(request: Request, rule: str) -> Response:
         payload, results = await library.with_engine(payloads.show, rule, filters, show)
         overview = await library.run(library.overview)
         translations = await library.run(_status_of_translations, library, results)
-        known_keys = await library.with_engine(_known, payload["refers_to"])
         known = await library.with_engine(_cited, results)
         editions = await library.with_engine(_english_editions)
     except payloads.Problem as problem:
         return error_page(problem.status, f"{rule} — mtgrules", str(problem))
+    # The cited keys the library has (`show` says which it has not), and the page's own.
+    known_keys = set(payload["refers_to"]) - set(payload["not_in_library"])
     known_keys |= {r.key for r in results}
     present = {r.lang for result in results for r in result.records}
     numbered = RuleNumber.written(rule) is not None
