@@ -471,6 +471,10 @@ def add_document(
             f"{name}: English {edition} is already in the library as {kept}, and this copy "
             f"differs from it; to replace it, `mtgrules remove {kept}` first"
         )
+    if held is not None and is_translation(document):
+        same_language = sorted(s for s, lang in held.translations.items() if lang == document.lang)
+        if kept_copy := next((s for s in same_language if _same_text(home, s, document)), None):
+            return Added(None, None, same_as=kept_copy)  # the same translation, re-encoded
     target = _keep_exclusively(paths.documents(home), stored, digest, data)
     known.add(digest)
     beside = held.note(replace(document, source=target.name)) if held is not None else ()

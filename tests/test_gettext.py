@@ -206,13 +206,35 @@ def run(home: Path, *args: str) -> tuple[int, str]:
 
 
 @pytest.mark.shared_data
+def test_the_catalogue_saved_again_in_utf16_is_the_one_already_there(
+    po_home: Path, tmp_path: Path, shared_data: Path
+):
+    """A copy of the catalogue saved in UTF-16 is not a second Portuguese translation: add
+    names the catalogue it repeats and keeps nothing."""
+    copy = tmp_path / "comprehensive-rules-utf16.po"
+    text = (shared_data / "cr/pt/comprehensive-rules.po").read_text(encoding="utf-8")
+    copy.write_bytes(text.encode("utf-16"))
+    code, out = run(po_home, "add", str(copy))
+    assert code == 0
+    assert out == (
+        "comprehensive-rules-utf16.po: already in the library (as comprehensive-rules.po, in "
+        "another encoding), nothing to do\n"
+    )
+    code, out = run(po_home, "sources", "--json", "--no-dropped")
+    assert [d["source"] for d in json.loads(out)["documents"] if d["lang"] == "pt"] == [
+        "comprehensive-rules.po"
+    ]
+
+
+@pytest.mark.shared_data
 def test_the_brazilian_catalogue_follows_its_english_by_text(po_home: Path):
-    """619 rules translated, 2,447 entries untranslated and counted; it follows 2020-11-20
-    because its msgids are that edition's rules word for word."""
+    """619 rules translated, 2,447 entries untranslated and counted; dated as its opening
+    entry states ("Estas regras entram em vigor em 20 de Novembro de 2020."), it follows
+    2020-11-20 because its msgids are that edition's rules word for word."""
     code, out = run(po_home, "sources", "--json", "--no-dropped")
     assert code == 0
     po = next(d for d in json.loads(out)["documents"] if d["format"] == "gettext-po")
-    assert po["lang"] == "pt" and po["edition"] is None
+    assert po["lang"] == "pt" and po["edition"] == "2020-11-20"
     assert po["metadata"]["catalogue"] == (
         "4,084 entries: 1,637 translated, 2,447 untranslated (skipped)"
     )
@@ -252,7 +274,7 @@ def test_portuguese_is_searchable_and_shown_side_by_side(po_home: Path):
     numbers = [hit["records"][0]["number"] for hit in json.loads(out)["results"][:5]]
     assert "102.1" in numbers
     code, out = run(po_home, "show", "100.1")
-    assert "pt  100.1 · rule · undated, follows English 2020-11-20 · comprehensive-rules.po" in out
+    assert "pt  100.1 · rule · 2020-11-20, follows English 2020-11-20 · comprehensive-rules.po" in out
     assert "Estas regras de Magic se aplicam" in out
 
 
@@ -330,7 +352,7 @@ def test_po_export_is_valid_and_marks_what_is_stale(po_home: Path, tmp_path: Pat
         == "100.1a Um jogo de dois jogadores é um jogo que começa com apenas dois jogadores."
     )
     assert (
-        "pt 100.1a of comprehensive-rules.po (undated, follows English 2020-11-20)" in rule.comment
+        "pt 100.1a of comprehensive-rules.po (2020-11-20, follows English 2020-11-20)" in rule.comment
     )
     assert not rule.fuzzy
     changed = entries["100.2a", "100.2a"]  # English added a sentence since 2020-11-20
@@ -747,7 +769,7 @@ def test_stale_says_when_a_translation_is_compared_with_english_long_before_it(p
         "list"
     )
     _, out = run(po_home, "stale", "--lang", "pt", "--json")
-    assert json.loads(out)["notes"] == []  # the catalogue is undated: it follows its text
+    assert json.loads(out)["notes"] == []  # the catalogue follows the edition it states
 
 
 @pytest.mark.shared_data

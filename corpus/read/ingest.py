@@ -57,7 +57,7 @@ def ingest_bytes(data: bytes, source: str, hints: dict[str, str] | None = None) 
         raise IngestError(
             f"{source}: cannot tell its language ({names()}); is it a rules document?"
         )
-    edition, edition_line = (None, None) if po else find_edition(lines)
+    edition, edition_line = (gettext.stated_edition(lines), None) if po else find_edition(lines)
     edition = edition or hints.get("edition")
     # Lines already set aside (page chrome, running headers) are blank to the parsers.
     original = lines

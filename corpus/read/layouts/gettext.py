@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from corpus.model.dates import parse_date
 from corpus.model.languages import LANGUAGES
 from corpus.model.numbers import sort_key
 from corpus.model.records import TYPED, Dropped, Record
@@ -163,6 +164,15 @@ def score(lines: list[str]) -> tuple[float, str]:
 def translations_text(lines: list[str]) -> str:
     """The msgstrs alone: what tells the catalogue's language (its msgids are English)."""
     return "\n".join(e.msgstr for e in catalogue(lines).translated)
+
+
+def stated_edition(lines: list[str], limit: int = 40) -> str | None:
+    """The date the catalogue's opening entries state ("These rules are effective as of
+    November 20, 2020."): the translation's own words first, else its English msgid's."""
+    for entry in catalogue(lines).entries[:limit]:
+        if found := parse_date(entry.msgstr) or parse_date(entry.msgid):
+            return found.isoformat()
+    return None
 
 
 def header_language(lines: list[str]) -> str | None:
