@@ -194,6 +194,20 @@ def _differs(old: Record, new: Record) -> bool:
     )
 
 
+def by_precedence(records: Sequence[Record], lang: str) -> list[list[Record]]:
+    """A language's documents, each its records, in the order their translation of a line
+    wins: documents following newer editions first; one that follows none (a rules web page's
+    excerpt, an old copy aligned by content) after every whole translation; the larger first,
+    then by name."""
+    by_source: dict[str, list[Record]] = defaultdict(list)
+    for record in records:
+        if record.lang == lang:
+            by_source[record.source].append(record)
+    ordered = sorted(by_source.items(), key=lambda item: item[0])
+    ordered.sort(key=lambda item: (item[1][0].follows or "", len(item[1])), reverse=True)
+    return [group for _, group in ordered]
+
+
 def _translations(
     records: Sequence[Record],
     lang: str,
@@ -205,18 +219,8 @@ def _translations(
     each was made from. A rule renumbered since is found under its new number; its examples
     move with it. Translations of rules English has removed since go to `gone`."""
     editions = sorted(english)
-    by_source: dict[str, list[Record]] = defaultdict(list)
-    for record in records:
-        if record.lang == lang:
-            by_source[record.source].append(record)
     found: dict[tuple[str, str, int], list[Translated]] = defaultdict(list)
-    # Documents following newer editions first: their translation of a line wins. One that
-    # follows none (a rules web page's excerpt, an old copy aligned by content) comes after
-    # every whole translation, the larger first.
-    ordered = sorted(
-        by_source.values(), key=lambda rs: (rs[0].follows or "", len(rs)), reverse=True
-    )
-    for group in ordered:
+    for group in by_precedence(records, lang):
         # As `stale` takes it: an old copy aligned by its content from the oldest edition.
         made_from, by_content = translated_from(editions, group)
         start = made_from or editions[0]

@@ -274,7 +274,9 @@ def test_portuguese_is_searchable_and_shown_side_by_side(po_home: Path):
     numbers = [hit["records"][0]["number"] for hit in json.loads(out)["results"][:5]]
     assert "102.1" in numbers
     code, out = run(po_home, "show", "100.1")
-    assert "pt  100.1 · rule · 2020-11-20, follows English 2020-11-20 · comprehensive-rules.po" in out
+    assert (
+        "pt  100.1 · rule · 2020-11-20, follows English 2020-11-20 · comprehensive-rules.po" in out
+    )
     assert "Estas regras de Magic se aplicam" in out
 
 
@@ -352,7 +354,8 @@ def test_po_export_is_valid_and_marks_what_is_stale(po_home: Path, tmp_path: Pat
         == "100.1a Um jogo de dois jogadores é um jogo que começa com apenas dois jogadores."
     )
     assert (
-        "pt 100.1a of comprehensive-rules.po (2020-11-20, follows English 2020-11-20)" in rule.comment
+        "pt 100.1a of comprehensive-rules.po (2020-11-20, follows English 2020-11-20)"
+        in rule.comment
     )
     assert not rule.fuzzy
     changed = entries["100.2a", "100.2a"]  # English added a sentence since 2020-11-20
@@ -785,3 +788,34 @@ def test_a_catalogues_glossary_teaches_the_term_base(po_home: Path):
     )
     code, out = run(po_home, "search", "atropelar", "--json")
     assert code == 0 and json.loads(out)["results"][0]["key"] == "702.19"
+
+
+@pytest.mark.shared_data
+def test_po_export_of_two_catalogues_of_a_language_names_the_one_each_line_is_from(
+    tmp_path: Path, shared_data: Path
+):
+    """With the catalogue and an edited copy of it added, export --format po says which one
+    its lines come from, and each entry's comment names it."""
+    original = shared_data / "cr/pt/comprehensive-rules.po"
+    edited = tmp_path / "revisado.po"
+    edited.write_text(
+        original.read_text(encoding="utf-8").replace(
+            "Um jogo de dois jogadores é um jogo", "Uma partida de dois jogadores é uma partida"
+        ),
+        encoding="utf-8",
+    )
+    home = tmp_path / "home"
+    english = shared_data / "cr/pt/MagicCompRules-20201120.txt"
+    code, _ = run(home, "add", str(original), str(edited), str(english))
+    assert code == 0
+    result = CliRunner(env={"MTGRULES_HOME": str(home)}).invoke(
+        cli, ["export", "--format", "po", "--lang", "pt"]
+    )
+    assert result.exit_code == 0
+    assert result.stderr.splitlines()[-1] == (
+        "note: the library has 2 pt translations: each line is comprehensive-rules.po's, else "
+        "revisado.po's where it has none (each entry's comment names its document); to export "
+        "revisado.po alone, add it with its English to a library of its own "
+        "(MTGRULES_HOME=DIR mtgrules add …)"
+    )
+    assert "#. pt 100.1a of comprehensive-rules.po (2020-11-20" in result.stdout

@@ -167,12 +167,32 @@ def _po(langs: tuple[str, ...], edition: str | None, folder: Path | None) -> Non
             raise click.ClickException(str(error)) from None
         if left_out:
             echo(f"note: {left_out_note(left_out, lang)}", err=True)
+        if several := several_note(records, lang):
+            echo(f"note: {several}", err=True)
         if folder is None:
             write_utf8(text)
             continue
         path = folder / f"mtgrules-{lang}.po"
         path.write_text(text, encoding="utf-8")
         echo(f"wrote {path}", err=True)
+
+
+def several_note(records: list[Record], lang: str) -> str | None:
+    """Which of several translations of a language a catalogue's lines come from: a catalogue
+    edited and added back beside its original makes two, and each line is one of them."""
+    from corpus.model.documents import doc_of_key
+    from search.po_export import by_precedence
+
+    groups = by_precedence([r for r in records if doc_of_key(r.key) == "cr"], lang)
+    if len(groups) < 2:
+        return None
+    first, *others = (group[0].source for group in groups)
+    return (
+        f"the library has {len(groups)} {lang} translations: each line is {first}'s, else "
+        f"{', then '.join(others)}'s where it has none (each entry's comment names its "
+        f"document); to export {others[0]} alone, add it with its English to a library of its "
+        f"own (MTGRULES_HOME=DIR mtgrules add …)"
+    )
 
 
 def _held(langs: Iterable[str], present: Collection[str]) -> None:
