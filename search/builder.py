@@ -76,7 +76,7 @@ def build(
     query's language when known; its words are then searched as typed in that language's text
     only (French "partie" is not English "party"), and elsewhere through their translations;
     those in `english` (English words of a query in another language) in English too."""
-    from whoosh.query import And, AndMaybe, Or
+    from whoosh.query import And, AndMaybe, Or, Term
 
     every_field = [f for lang in (languages or INDEX_LANGS) for f in fields_for(lang)]
     if not languages:
@@ -101,6 +101,10 @@ def build(
         # not a "1" anywhere (the MTR's appendices came before 704.5q and 122.3).
         as_written = _phrase if number and "/" in token else _word
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
+        # A rule's number is that rule too, not only the texts citing it ("100 cards" is no
+        # section: a number without its dot is a count).
+        if "." in token and RuleNumber.written(token) is not None:
+            alternatives.append(Term("key", token, boost=RULE_NUMBER_BOOST))
         translated = word_translations(word, translations, languages or INDEX_LANGS)
         alternatives += [
             _word(field, term, TRANSLATION_WEIGHT)

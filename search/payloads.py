@@ -303,6 +303,13 @@ def show(
                 results = headed
         if results and is_chapter(rule):
             results += _chapter_sections(engine, rule.strip(), filters)  # 7: its contents
+        if not results and rule.strip().lower().startswith("gone:") and "@" not in rule:
+            raise Problem(
+                f"{rule!r} is a gone rule's key without its edition: write it as"
+                f" {rule.strip()}@EDITION, the last edition that printed it (`mtgrules history"
+                f" {rule.strip()[5:].strip()}` names it)",
+                400,
+            )
         if not results:
             raise Problem(
                 f"{rule!r} is no rule number, nor the title of a rule or glossary entry; write a "
@@ -387,7 +394,9 @@ def _numbered(
     looked up under its rule's current key (725.1 of 2025-11-14 is 726.1), or under a gone
     key when the newest edition no longer has the rule."""
     if not filters.edition:
-        return engine.lookup(number, filters), renumbering.printed_elsewhere(engine, number)
+        # Only the languages shown: `--lang it,en` is told nothing of the French numbering.
+        elsewhere = renumbering.printed_elsewhere(engine, number, filters.langs)
+        return engine.lookup(number, filters), elsewhere
     asked = renumbering.as_of(engine, number, filters.edition)
     if asked.unprinted is not None:
         raise Problem(asked.unprinted, 404)
@@ -848,7 +857,14 @@ def diff(
                     f"no rule {part} in {language_name(lang)} {old} or {new}; {hint}", 404
                 )
         payloads.append(
-            {"from": old, "to": new, "lang": lang, "changes": [c.to_json() for c in changes]}
+            {
+                "from": old,
+                "to": new,
+                "backwards": old > new,  # the newer edition first: its additions are removals
+                "lang": lang,
+                **_read_as(((from_, old), (to, new)), language_name(lang)),
+                "changes": [c.to_json() for c in changes],
+            }
         )
     return payloads[0] if len(payloads) == 1 else {"diffs": payloads}
 
@@ -891,7 +907,9 @@ def _judge_diff(
         "document": doc,
         "from": old,
         "to": new,
+        "backwards": old > new,
         "lang": "en",
+        **_read_as(((from_, old), (to, new)), f"the {doc.upper()}"),
         "changes": [c.to_json() for c in changes],
     }
 
@@ -973,6 +991,13 @@ def _span(
             f" nothing to compare{hint}",
             400,
         )
+    if old == new and to is None:
+        raise Problem(
+            f"--from {from_} reads as {what} {old}, the newest edition here: nothing newer to"
+            f" compare it with; give an older --from, or --to; its editions here:"
+            f" {', '.join(editions)}",
+            400,
+        )
     if old == new and from_ != to:  # two dates in effect under one edition
         raise Problem(
             f"{asked} both read as {what} {old}, the edition in effect on both dates; its"
@@ -992,6 +1017,17 @@ def _edition_before(loaded: list[str], edition: str, what: str, hint: str) -> st
     else:
         having = f"one edition ({edition})" if loaded else "no edition"
     raise Problem(f"{what} has {having} here: nothing to compare{hint}", 400)
+
+
+def _read_as(asked: Sequence[tuple[str | None, str]], what: str) -> dict[str, str]:
+    """{"edition_note"} when a date given is no edition of the document and was read as the
+    one in effect then (as every command that takes --edition says), else {}."""
+    notes = [
+        f"{wanted} is no edition here: the rules in effect then, {what} {edition}"
+        for wanted, edition in asked
+        if wanted and wanted != "latest" and typed_edition(wanted) != edition
+    ]
+    return {"edition_note": "; ".join(dict.fromkeys(notes))} if notes else {}
 
 
 def _edition(editions: dict[str, list[Record]], wanted: str, option: str) -> str:
@@ -1062,6 +1098,7 @@ def history(
     editions = by_edition(records, "en")
     if not editions:
         raise Problem("no English editions in the library; add one with `mtgrules add`", 404)
+    asked_edition = edition
     if edition is not None:  # a date between editions: the one in effect then, as elsewhere
         edition = _edition(editions, edition, "--edition")
     loaded = list(editions.items())
@@ -1115,6 +1152,7 @@ def history(
         "oldest_loaded": loaded[0][0],
         "history": [asdict(e) for e in events],
         "subrules": subrules,
+        **(_read_as([(asked_edition, edition)], "English") if edition else {}),
     }
     if earlier := _numbered_before(number, events, loaded, texts, compared, ignore_typography):
         payload["before"] = earlier

@@ -93,10 +93,17 @@ def not_utf8(text: str) -> str | None:
     return None
 
 
+_CONTROL = r"[\t\n\r\x0b\x0c\x1c-\x1f\x85\u2028\u2029]"  # line and field breaks: spaces
+_INVISIBLE = r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\u00ad\u200b-\u200d\u2060\ufeff]"
+
+
 def validate(text: str) -> str:
-    shown = text if len(text) <= 40 else text[:37] + "..."
     if (undecoded := not_utf8(text)) is not None:
         raise QueryError(f"query {undecoded}")
+    # Invisible characters a copy leaves inside words ("tram\x01ple", a zero-width space, a
+    # soft hyphen): gone, as the reader never saw them; other controls are spaces.
+    text = re.sub(_INVISIBLE, "", re.sub(_CONTROL, " ", text))
+    shown = text if len(text) <= 40 else text[:37] + "..."
     stripped = text.strip()
     if not stripped:
         raise QueryError('empty query; give one or more words, a "phrase" or a rule number')

@@ -22,6 +22,8 @@ _UNSAFE = r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is no UTF-8 (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -49,7 +51,14 @@ def json_text(payload: object, ascii_only: bool = False) -> str:
     they are, controls and bidirectional overrides escaped; with `ascii_only`, every
     non-ASCII character escaped)."""
     text = json.dumps(payload, ensure_ascii=ascii_only, indent=1)
-    return re.sub(_UNSAFE_IN_JSON, lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(_UNSAFE_IN_JSON, _escaped_in_json, text)
+
+
+def _escaped_in_json(match: re.Match[str]) -> str:
+    """A \\u escape; a byte of a file name that is no UTF-8 (a lone surrogate, which no UTF-8
+    reader takes) written as the terminal shows it, "\\xe9"."""
+    code = ord(match.group())
+    return f"\\\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 def echo(message: object = "", err: bool = False, nl: bool = True) -> None:

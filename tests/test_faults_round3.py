@@ -697,3 +697,27 @@ def test_what_a_translator_may_add_by_mistake_is_refused_in_one_line(
     path.write_bytes(content)
     code, out, err = run("add", str(path))
     assert (code, out, err) == (1, "", f"error: {name}: {said}\n")
+
+
+def test_a_file_name_that_is_no_utf8_reads_back_from_json(home: Path, tmp_path: Path):
+    """A file name with a Latin-1 byte is shown as `lat\\xe9.txt`, in the terminal and in
+    `--json`, which a UTF-8 reader takes (a lone surrogate escape it could not re-encode)."""
+    name = os.path.join(os.fsencode(tmp_path), b"lat\xe9.txt")
+    with open(name, "wb") as out:
+        out.write(seed(IT))
+    done = mtgrules("add", "--json", os.fsdecode(name), env={**os.environ})
+    assert done.returncode == 0
+    report = json.loads(done.stdout.decode("utf-8"))
+    assert report["files"][0]["file"] == "lat\\xe9.txt"
+    assert report["files"][0]["file"].encode("utf-8")
+    done = mtgrules("add", os.fsdecode(name), env={**os.environ})
+    assert done.stdout.decode("utf-8") == "lat\\xe9.txt: already in the library, nothing to do\n"
+
+
+def test_invisible_characters_inside_a_query_word_are_not_part_of_it(home: Path):
+    """A control character or a zero-width space a copy left inside a word is dropped: the
+    word is searched as the reader sees it, with the same answer."""
+    code, plain, _ = run("search", "leggendario", "--brief")
+    assert code == 0 and "205.4d" in plain
+    for copied in ("leggen\x01dario", "leggen\u200bdario", "leggen\u00addario"):
+        assert run("search", copied, "--brief")[:2] == (0, plain)

@@ -201,6 +201,18 @@ def test_history_of_a_number_another_rule_held_before_says_which(library: Path):
     assert "before" not in json.loads(run("history", "702.19", "--json"))
 
 
+def test_a_gone_key_without_its_edition_is_told_how_to_write_it(library: Path):
+    """`show gone:714.3a` (no @EDITION) is a usage error that says what is missing and where
+    to find it, not "no rule number"."""
+    result = CliRunner().invoke(cli, ["show", "gone:714.3a"], prog_name="mtgrules")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "error: 'gone:714.3a' is a gone rule's key without its edition: write it as "
+        "gone:714.3a@EDITION, the last edition that printed it (`mtgrules history 714.3a` "
+        "names it) (see `mtgrules show --help`)\n"
+    )
+
+
 def test_history_takes_a_rules_title_in_any_language_as_show_does(library: Path):
     """`history "The Monarch"`, `history arrollar` (Spanish, trample): the history of the rule
     the title names, 725 and 702.19, as `show` finds them (it was "not a rule number"); a word

@@ -46,13 +46,16 @@ def test_saved_html_page_keeps_rules_and_drops_chrome():
 
 
 def test_html_without_rules_is_refused():
-    """A page with no rules: one line naming the file, unknown layout."""
+    """A page with no rules: one line naming the file, unknown layout, and what a rules
+    document would have (not a catalogue's entries: it is no catalogue)."""
     page = (
         b"<!DOCTYPE html><html><body><nav>Home</nav><p>Benvenuti nel nostro negozio di carte, "
         b"con le offerte della settimana e gli orari di apertura.</p></body></html>"
     )
-    with pytest.raises(IngestError, match=r"^negozio.html: unknown layout"):
+    with pytest.raises(IngestError, match=r"^negozio.html: unknown layout") as refused:
         ingest_bytes(page, "negozio.html")
+    assert "fewer than two numbered rule lines" in str(refused.value)
+    assert "gettext" not in str(refused.value)
 
 
 LEFT1 = [

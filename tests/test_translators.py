@@ -62,10 +62,15 @@ def test_unchanged_rules_are_not_listed(full: Path):
 
 
 def test_a_diff_backwards_says_so(full: Path):
-    """--from newer than --to is a diff backwards, and its first line says so."""
+    """--from newer than --to is a diff backwards: its first line says so, and `--json` has
+    `backwards`."""
     code, out, _ = run("diff", "--from", "2026-08-07", "--to", "2025-11-14")
     assert code == 0
     assert out.splitlines()[0].endswith(" (backwards: from the newer edition to the older)")
+    assert json.loads(run("diff", "--from", "2026-08-07", "--to", "2025-11-14", "--json")[1])[
+        "backwards"
+    ]
+    assert not json.loads(run("diff", "--from", "2025-11-14", "--json")[1])["backwards"]
 
 
 def test_unknown_edition_lists_the_loaded_ones(full: Path):
@@ -144,13 +149,14 @@ def test_diff_takes_a_rule_by_its_title_as_show_and_history_do(full: Path):
 
 
 def test_a_diff_from_a_date_after_the_newest_edition_names_the_editions_it_compares(full: Path):
-    """`diff --from 2030-01-01` (no --to) reads both ends as the newest edition: the message
-    says "the newest edition", not "--to None"."""
+    """`diff --from 2030-01-01` (no --to) reads as the newest edition: the message says there
+    is nothing newer to compare it with, not "--to None"."""
     code, _, err = run("diff", "--from", "2030-01-01")
     assert code == 2
     assert err.startswith(
-        "error: --from 2030-01-01 and the newest edition both read as English 2026-08-07, the"
-        " edition in effect on both dates; its editions here: 2015-01-23, 2017-01-20,"
+        "error: --from 2030-01-01 reads as English 2026-08-07, the newest edition here: nothing"
+        " newer to compare it with; give an older --from, or --to; its editions here:"
+        " 2015-01-23, 2017-01-20,"
     )
     assert "None" not in err
 
@@ -347,3 +353,19 @@ def test_a_list_of_pairs_is_read_pair_by_pair_in_every_language():
         "creatura",
         "vanguard",
     ]
+
+
+def test_diff_and_history_say_what_a_date_between_editions_was_read_as(full: Path):
+    """A date that is no edition is read as the edition in effect then, and `diff` and
+    `history` say so as `search --edition` does (stderr, JSON `edition_note`)."""
+    note = "2025-12-01 is no edition here: the rules in effect then, English 2025-11-14"
+    code, out, err = run("diff", "--from", "2025-12-01", "--to", "2026-08-07")
+    assert code == 0 and err == f"note: {note}\n"
+    assert out.startswith("en 2025-11-14 → 2026-08-07: ")
+    assert json.loads(run("diff", "--from", "2025-12-01", "--json")[1])["edition_note"] == note
+    assert "edition_note" not in json.loads(run("diff", "--from", "2025-11-14", "--json")[1])
+    code, out, err = run("history", "725.1", "--edition", "2025-12-01")
+    assert code == 0 and err == f"note: {note}\n"
+    assert out.startswith("725.1 of 2025-11-14 (726.1 now)")
+    payload = json.loads(run("history", "725.1", "--edition", "2025-12-01", "--json")[1])
+    assert payload["edition_note"] == note

@@ -74,6 +74,8 @@ def command(
         echo_json(payload)
         return
     for one in payload.get("diffs", [payload]):
+        if one.get("edition_note"):  # a date between editions, read as the one in effect
+            echo(f"note: {one['edition_note']}", err=True)
         if one.get("skipped"):  # a language of several that cannot be compared
             echo(f"{one['lang']}: {one['skipped']}")
             continue

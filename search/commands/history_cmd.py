@@ -52,6 +52,8 @@ def command(
     if as_json:
         echo_json(payload)
         return
+    if payload.get("edition_note"):  # a date between editions, read as the one in effect
+        echo(f"note: {payload['edition_note']}", err=True)
     if "note" in payload:
         echo(f"{payload['rule']}: {payload['note']}")
         echo(f"    {payload['text']}")

@@ -65,6 +65,8 @@ def detect_layout(lines: list[str]) -> Detection:
             break
     scores = {layout.name: value for layout, value, _ in results}
     best, value, reason = max(results, key=lambda item: item[1])
+    if value == 0:  # no layout saw anything of its own: say what most documents have
+        reason = next(r for layout, _, r in results if layout.name == "numbered-rules")
     if value < MIN_SCORE:
         return Detection(None, value, reason, scores)
     return Detection(best, value, f"score {value:.2f}: {reason}", scores)
