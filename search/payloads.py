@@ -1411,6 +1411,9 @@ def sources(home: Path, write: bool = True) -> dict[str, Any]:
     follows = followings(record for d in loaded.documents for record in d.records)
     for summary in summaries:
         summary["document"] = doc_of_layout(summary["format"])  # cr, mtr, ipg or jar
+        metadata = summary["metadata"]
+        pdf = metadata.get("format") == "PDF"
+        summary["encoding"] = metadata.get("encoding") or ("PDF text" if pdf else "unknown")
         following = follows.get(summary["source"])
         summary["follows"] = (
             {**asdict(following), "evidence": following.evidence()} if following else None

@@ -183,7 +183,9 @@ def test_add_json_reports_each_file(tmp_path: Path, home: Path):
     known, added, refused = json.loads(out)["files"]
     assert known == {"file": IT, "status": "already in the library"}
     assert added["status"] == "added" and added["lang"] == "it"
-    assert added["added_as"] == "regola-205-2.txt" and added["records"] == {"rule": 1}
+    assert added["added_as"] == "regola-205-2.txt" and added["dropped_lines"] == 1
+    # The names and types `sources --json` gives: a count, the counts per kind.
+    assert added["records"] == 1 and added["counts"] == {"rule": 1}
     assert refused["status"] == "refused" and refused["error"].startswith("immagine.png: ")
     assert (home / "documents" / "regola-205-2.txt").exists()
 

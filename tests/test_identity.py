@@ -581,11 +581,16 @@ def test_a_rule_that_appeared_and_never_changed_says_so(library: Path):
 
 def test_history_takes_a_date_between_editions_as_show_does(library: Path):
     """`history 725.1 --edition 2026-01-01` reads the date as the edition in effect then
-    (2025-11-14), as show, search and diff do: the same answer as with that edition."""
+    (2025-11-14), as show, search and diff do: the same answer as with that edition, and a
+    note saying how the date was read."""
     between = CliRunner().invoke(cli, ["history", "725.1", "--edition", "2026-01-01", "--json"])
     named = CliRunner().invoke(cli, ["history", "725.1", "--edition", "2025-11-14", "--json"])
     assert between.exit_code == named.exit_code == 0, between.output
-    assert json.loads(between.stdout) == json.loads(named.stdout)
+    read_as = json.loads(between.stdout)
+    assert read_as.pop("edition_note") == (
+        "2026-01-01 is no edition here: the rules in effect then, English 2025-11-14"
+    )
+    assert read_as == json.loads(named.stdout)
 
 
 def test_a_diff_of_a_rule_no_edition_prints_is_an_error_not_no_change(library: Path):

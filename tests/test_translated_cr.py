@@ -281,11 +281,13 @@ def test_a_judge_documents_concept_is_not_searched_in_the_translated_rules(
 
 
 def test_spanish_cr_follows_english_2025_11_14_by_numbering(spanish_home: Path):
-    """No date stated: the edition is inferred from the numbering, with its evidence."""
+    """No date stated: the edition is inferred from the numbering, with its evidence; its
+    encoding is its PDF's text, in JSON as in the terminal."""
     code, out = run(spanish_home, "sources", "--json", "--no-dropped")
     assert code == 0
     document = next(d for d in json.loads(out)["documents"] if d["source"] == PDF)
     assert document["edition"] is None
+    assert document["encoding"] == "PDF text"
     assert document["follows"]["edition"] == "2025-11-14"
     assert document["follows"]["method"] == "numbering"
     assert document["follows"]["evidence"] == (
@@ -293,6 +295,7 @@ def test_spanish_cr_follows_english_2025_11_14_by_numbering(spanish_home: Path):
     )
     code, out = run(spanish_home, "sources", "--no-dropped")
     assert "follows English 2025-11-14 by numbering: 3,238 of 3,239 numbers; newest English " in out
+    assert "\n  encoding: PDF text\n" in out
 
 
 @pytest.fixture(scope="module")

@@ -224,6 +224,7 @@ class Document:
             "records": len(self.records),
             "counts": self.counts(),
             "dropped": [asdict(d) for d in self.dropped],
+            "dropped_lines": len(self.dropped),
             "warnings": list(self.warnings),
             "metadata": dict(self.metadata),
             "sha256": self.sha256,

@@ -102,8 +102,10 @@ def keep(
         "lang": document.lang,
         "edition": document.edition,
         "format": document.layout,
-        "records": dict(sorted(document.counts().items())),
-        "dropped": len(document.dropped),
+        # As `sources --json` names them: records (a count), counts (per kind), dropped_lines.
+        "records": len(document.records),
+        "counts": dict(sorted(document.counts().items())),
+        "dropped_lines": len(document.dropped),
         "warnings": list(document.warnings),
         **({"note": note} if note else {}),
     }

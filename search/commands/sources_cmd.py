@@ -56,8 +56,7 @@ def command(as_json: bool, dropped: bool | None) -> None:
             echo(f"  warning: {warning}")
         metadata = summary["metadata"]
         echo(f"  sha256: {summary['sha256']}" if summary["sha256"] else "  sha256: (embedded)")
-        pdf = metadata.get("format") == "PDF"
-        echo(f"  encoding: {metadata.get('encoding') or ('PDF text' if pdf else 'unknown')}")
+        echo(f"  encoding: {summary['encoding']}")
         for fact in ("catalogue", "revised"):  # a PO catalogue's entries and revision date
             if fact in metadata:
                 echo(f"  {fact}: {metadata[fact]}")
