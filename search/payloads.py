@@ -283,6 +283,8 @@ def show(
     except QueryError as error:
         raise Problem.of(error) from None
     asked = None
+    if number is None and rule.strip().lower().startswith("gone:"):
+        _check_gone_key(rule)
     gone = _gone_key(rule)
     if number is None and gone is not None:
         # A gone rule's key (`gone:714.3a@2025-11-14`), this library's or one like it: the
@@ -303,13 +305,6 @@ def show(
                 results = headed
         if results and is_chapter(rule):
             results += _chapter_sections(engine, rule.strip(), filters)  # 7: its contents
-        if not results and rule.strip().lower().startswith("gone:") and "@" not in rule:
-            raise Problem(
-                f"{rule!r} is a gone rule's key without its edition: write it as"
-                f" {rule.strip()}@EDITION, the last edition that printed it (`mtgrules history"
-                f" {rule.strip()[5:].strip()}` names it)",
-                400,
-            )
         if not results:
             raise Problem(
                 f"{rule!r} is no rule number, nor the title of a rule or glossary entry; write a "
@@ -346,6 +341,19 @@ def show(
     if filters.edition_note:
         payload["edition_note"] = filters.edition_note
     return payload, results
+
+
+def _check_gone_key(rule: str) -> None:
+    """A usage error for a gone rule's key written without its edition, or with no date."""
+    number, _, edition = rule.strip()[5:].partition("@")
+    how = (
+        f"write it as gone:{number.strip()}@EDITION, the last edition that printed it"
+        f" (`mtgrules history {number.strip()}` names it)"
+    )
+    if not edition.strip():
+        raise Problem(f"{rule!r} is a gone rule's key without its edition: {how}", 400)
+    if typed_edition(edition.strip()) is None:
+        raise Problem(f"{edition.strip()!r} in {rule!r} is no edition's date: {how}", 400)
 
 
 def _gone_key(rule: str) -> tuple[Any, str] | None:

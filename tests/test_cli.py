@@ -85,12 +85,13 @@ def test_export_of_a_language_the_library_lacks_is_an_error(fmt: str):
 
 
 def test_export_refuses_an_output_folder_under_one_that_is_not_there(tmp_path: Path):
-    """`--output` makes its folder, not the folders above it: a mistyped path is refused."""
+    """`--output` makes its folder, not the folders above it: a mistyped path is refused as a
+    bad option (exit 2, as an --output that is a file)."""
     code, out, err = run("export", "--format", "csv", "--output", str(tmp_path / "no" / "dir"))
-    assert code == 1 and not out and not (tmp_path / "no").exists()
+    assert code == 2 and not out and not (tmp_path / "no").exists()
     assert err == (
         f"error: --output {tmp_path / 'no' / 'dir'}: there is no folder {tmp_path / 'no'}; "
-        "create it first, or give a folder that exists\n"
+        "create it first, or give a folder that exists (see `cli export --help`)\n"
     )
 
 

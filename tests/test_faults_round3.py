@@ -721,3 +721,18 @@ def test_invisible_characters_inside_a_query_word_are_not_part_of_it(home: Path)
     assert code == 0 and "205.4d" in plain
     for copied in ("leggen\x01dario", "leggen\u200bdario", "leggen\u00addario"):
         assert run("search", copied, "--brief")[:2] == (0, plain)
+
+
+def test_an_export_whose_reader_stops_early_ends_as_a_closed_pipe(home: Path):
+    """`export | head -c 10`: the reader closes the pipe after a part of the export (the
+    seeds' 85 KB, more than a pipe holds): exit 141 as every command, not 0 with the rest
+    silently unwritten."""
+    env = {**os.environ, "MTGRULES_HOME": str(home)}
+    assert run("index")[0] == 0
+    export = subprocess.Popen(
+        [*MTGRULES, "export"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert export.stdout is not None and export.stderr is not None
+    assert export.stdout.read(10) == b'{"lang":"i'
+    export.stdout.close()
+    assert (export.wait(timeout=300), export.stderr.read()) == (141, b"")

@@ -202,8 +202,8 @@ def test_history_of_a_number_another_rule_held_before_says_which(library: Path):
 
 
 def test_a_gone_key_without_its_edition_is_told_how_to_write_it(library: Path):
-    """`show gone:714.3a` (no @EDITION) is a usage error that says what is missing and where
-    to find it, not "no rule number"."""
+    """`show gone:714.3a` (no @EDITION) or `gone:714.3a@soon` is a usage error that says how
+    to write it and where to find the edition, not "no rule number"."""
     result = CliRunner().invoke(cli, ["show", "gone:714.3a"], prog_name="mtgrules")
     assert result.exit_code == 2
     assert result.stderr == (
@@ -211,6 +211,9 @@ def test_a_gone_key_without_its_edition_is_told_how_to_write_it(library: Path):
         "gone:714.3a@EDITION, the last edition that printed it (`mtgrules history 714.3a` "
         "names it) (see `mtgrules show --help`)\n"
     )
+    result = CliRunner().invoke(cli, ["show", "gone:714.3a@soon"], prog_name="mtgrules")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: 'soon' in 'gone:714.3a@soon' is no edition's date: ")
 
 
 def test_history_takes_a_rules_title_in_any_language_as_show_does(library: Path):

@@ -121,7 +121,11 @@ def write_utf8(content: str | bytes) -> None:
     XML was not well-formed. Controls are shown as escapes, as everywhere."""
     data = content if isinstance(content, bytes) else terminal_safe(content).encode("utf-8")
     sys.stdout.flush()
-    sys.stdout.buffer.write(data)
+    # Until every byte is out: a write to a pipe its reader closed (`| head`) returned a part
+    # of the 80 MB, and the export ended with exit 0; the next write is the closed pipe's error.
+    left = memoryview(data)
+    while left:
+        left = left[sys.stdout.buffer.write(left) :]
     sys.stdout.buffer.flush()
 
 
@@ -131,11 +135,12 @@ def output_folder(output: str) -> Path:
     from pathlib import Path
 
     folder = Path(output)
+    # A bad option's value (exit 2), as click says of an --output that is a file.
     if folder.exists() and not folder.is_dir():
-        raise click.ClickException(f"--output {output}: a file, not a folder; give a folder")
+        raise click.UsageError(f"--output {output}: a file, not a folder; give a folder")
     if not folder.exists():
         if not folder.parent.is_dir():
-            raise click.ClickException(
+            raise click.UsageError(
                 f"--output {output}: there is no folder {folder.parent}; create it first, or "
                 "give a folder that exists"
             )
