@@ -37,6 +37,8 @@ STATE = "state.pickle"  # what an incremental build needs of the previous one
 OUTDATED = "outdated.bin"  # the versions no longer in the newest English edition
 MEANING_VECTORS = "meaning.npy"  # a vector per text shown by default (indexer/vectors.py)
 MEANING_ROWS = "meaning.rows"  # whose they are: (docnum, vid, key, lang) per row, JSON
+ANSWERED_VECTORS = "answered.npy"  # a vector per answered question (indexer/answered.py)
+ANSWERED_KEYS = "answered.keys"  # the build's keys that answer each, JSON
 MEANING_READY = "meaning.json"  # the two files' sizes and folder; written last: the marker
 
 

@@ -186,7 +186,7 @@ def _read_cache(home: Path) -> np.ndarray:
     return np.zeros(0, dtype=_entry_type())
 
 
-def _save_atomically(path: Path, array: np.ndarray) -> None:
+def save_atomically(path: Path, array: np.ndarray) -> None:
     """Written beside `path`, flushed, renamed over it."""
     import tempfile
 
@@ -223,7 +223,7 @@ def vectors_for(home: Path, texts: list[str]) -> tuple[np.ndarray, int]:
         fresh["hash"] = np.frombuffer(b"".join(missing), dtype=np.uint8).reshape(-1, 16)
         fresh["vector"] = load(home).embed([first[d] for d in missing])
         cached = np.concatenate([cached, fresh])
-        _save_atomically(_cache_file(home), cached)
+        save_atomically(_cache_file(home), cached)
         where.update({d: len(cached) - len(missing) + i for i, d in enumerate(missing)})
     order = np.fromiter((where[d] for d in digests), dtype=np.int64, count=len(digests))
     return np.ascontiguousarray(cached["vector"][order], dtype=np.float32), len(missing)
@@ -242,12 +242,15 @@ def embed_build(home: Path, folder: Path) -> Embedded:
     _remove_leftovers(home, folder)
     rows, texts = shown(folder)
     vectors, new = vectors_for(home, texts)
-    _save_atomically(folder / MEANING_VECTORS, np.ascontiguousarray(vectors))
+    save_atomically(folder / MEANING_VECTORS, np.ascontiguousarray(vectors))
     import orjson
 
     from corpus.library import write_atomic
 
     write_atomic(folder / MEANING_ROWS, orjson.dumps([list(vars(r).values()) for r in rows]))
+    from indexer import answered
+
+    answered.write(home, folder)  # before the marker: vectors ready, answered questions too
     marker = {
         "folder": folder.name,
         "encoder": package_version(),
@@ -264,7 +267,8 @@ def _remove_leftovers(home: Path, folder: Path) -> None:
     from corpus.library import TEMPORARY
 
     cache = _cache_file(home).parent
-    aside = [*folder.glob(".meaning.*"), *folder.glob(f"{TEMPORARY}*"), *cache.glob(".vectors.*")]
+    aside = [*folder.glob(".meaning.*"), *folder.glob(".answered.*"), *folder.glob(f"{TEMPORARY}*")]
+    aside += cache.glob(".vectors.*")
     for path in aside:
         with contextlib.suppress(OSError):
             path.unlink()

@@ -18,6 +18,7 @@ from corpus.model.documents import doc_of_key, written_key
 from corpus.model.records import Document
 from corpus.read.ingest import ingest_bytes
 from corpus.read.layouts import Context, infraction_guide, judging_at_regular, tournament_rules
+from search import meaning
 from search.cli import cli
 from tests.pdf_maker import text_pdf
 
@@ -1715,3 +1716,30 @@ def test_the_home_page_offers_a_judges_questions_that_find_their_parts(judge_hom
     # Marked Cards and Outside Assistance are an MTR section and an IPG infraction each.
     for wanted, two in zip(("IPG 3.8", "IPG 3.1", "IPG 2.1", "IPG 3.2"), best_two, strict=True):
         assert wanted in two, two
+
+
+@pytest.mark.shared_data
+def test_a_question_asked_in_other_words_reaches_the_answer_of_one_like_it(
+    judges_and_rules: Path,
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """`can a creature with summoning sickness attack` has 302.6 first (its answer to `can a
+    summoning sick creature use a tap ability`); without the answered questions it is not in
+    the first five (the words put the attack rules first)."""
+    asked = "can a creature with summoning sickness attack"
+    assert found(judges_and_rules, monkeypatch, asked)[0] == "302.6"
+    monkeypatch.setattr(meaning, "ANSWERED_FLOOR", 2.0)
+    assert "302.6" not in found(judges_and_rules, monkeypatch, f"{asked} ")[:5]
+
+
+@pytest.mark.shared_data
+def test_the_build_keeps_each_answered_question_with_its_keys(judges_and_rules: Path):
+    """With English 2026-08-07 and the judge documents, every question has its keys: a rule's
+    number, a judge section, a JAR part found by its text."""
+    folder = next((judges_and_rules / "index").glob("build-*"))
+    entries = json.loads((folder / "answered.keys").read_text(encoding="utf-8"))
+    by_source = {e["source"]: e["keys"] for e in entries}
+    assert by_source["judge-tuning.tsv:jt001"] == ["MTR 3.9"]
+    assert by_source["questions-tuning.tsv:q011"] == ["302.6", "602.5a"]
+    drew = by_source["questions-10.tsv:b027"]
+    assert drew == ["JAR a-player-accidentally-draws-more-cards-or-has"]
