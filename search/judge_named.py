@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from corpus.model.documents import REGULAR_COUNTERPARTS, doc_of_key, is_judge_key, slug
 from corpus.model.documents import key as doc_key
 from corpus.model.text import fold
-from search.parse import PAST_FORMS, asks
+from search.parse import PAST_FORMS, asks, names_a_player
 from search.query import runs
 
 if TYPE_CHECKING:
@@ -70,8 +70,9 @@ class JudgeNaming:
         # extra card" (Hidden Card Error), as the words are searched (search/builder.py).
         words = tuple(PAST_FORMS.get(word, word) for word in query.words)
         # Whole, or whole but for the words that only ask a judge ("penalty for drawing an
-        # extra card": Hidden Card Error, as "drawing an extra card" is).
-        asked_of = tuple(word for word in words if not asks(word))
+        # extra card": Hidden Card Error, as "drawing an extra card" is) or say who did it
+        # ("player drew an extra card").
+        asked_of = tuple(word for word in words if not asks(word) and not names_a_player(word))
         for named in dict.fromkeys((words, asked_of)):
             if not query.asked and named and (whole := self.listed({" ".join(named)})):
                 return whole, True

@@ -164,6 +164,14 @@ def without_asking_words(query: Query) -> Query:
     return dataclasses.replace(query, text=" ".join(kept), words=words, meant=query.text)
 
 
+PLAYER_WORDS = frozenset().union(*(lang.player_words for lang in LANGUAGES.values()))
+
+
+def names_a_player(word: str) -> bool:
+    """Whether a word says who did it ("player", "avversario"), not what was done."""
+    return plain_word(word) in PLAYER_WORDS
+
+
 def asks(word: str) -> bool:
     """Whether a word only asks a judge ("pénalité", "REL", "compétitif"): it chooses the judge
     documents and their level, and is no part of what they are asked."""

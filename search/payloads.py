@@ -670,17 +670,23 @@ def may_be_a_title(rule: str) -> bool:
     return not written and "@" not in rule and not gone_place(rule.strip())
 
 
-def titled_number(engine: Engine, title: str) -> str | None:
+def titled_number(engine: Engine, title: str, doc: str | None = None) -> str | None:
     """The number of the rule a title names in any language ("tocco letale", "Trample": 702.2,
-    702.19), as `show` finds it; None when it titles none."""
+    702.19), as `show` finds it, else the judge document's section it titles ("Tardiness":
+    IPG 3.1); with `doc` (mtr, ipg, jar), only that document's section. None when it titles
+    none."""
     from corpus.model.numbers import cited_numbers
     from search.results import Filters
 
     found = titled(engine, title, Filters())
+    if doc not in (None, "cr"):
+        return next((r.key for r in found if doc_of_key(r.key) == doc), None)
     number = next((r.key for r in found if as_number(r.key)), None)
     if number is None:  # a glossary entry ("Legend Rule"): the rule its English text cites
         english = [rec for r in found for rec in r.records if rec.lang == "en"]
         number = next((n for rec in english for n in cited_numbers(rec.text)), None)
+    if number is None and doc is None:  # `history Tardiness`: IPG 3.1's
+        number = next((r.key for r in found if is_judge_key(r.key)), None)
     return number
 
 

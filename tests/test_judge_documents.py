@@ -381,7 +381,7 @@ def test_a_diff_without_editions_compares_the_two_newest(
     out = run(judge_home, monkeypatch, "diff", "--doc", "mtr", "MTR 3.7")
     assert out.splitlines()[:2] == [
         "MTR en 2024-12-16 → 2025-11-10: 1 change",
-        "changed        MTR 3.7 → MTR 3.7",
+        "changed        MTR 3.7",
     ]
     out = run(judge_home, monkeypatch, "diff", "--doc", "mtr", "--to", "2024-12-16")
     assert out.startswith("MTR en 2024-09-23 → 2024-12-16: ")
@@ -1743,3 +1743,64 @@ def test_the_build_keeps_each_answered_question_with_its_keys(judges_and_rules: 
     assert by_source["questions-tuning.tsv:q011"] == ["302.6", "602.5a"]
     drew = by_source["questions-10.tsv:b027"]
     assert drew == ["JAR a-player-accidentally-draws-more-cards-or-has"]
+
+
+def test_history_and_diff_take_a_judge_sections_title_as_show_does(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`history Tardiness` is IPG 3.1's, `diff --doc ipg … "Deck Problem"` IPG 3.5's and
+    `diff --doc mtr … "Hidden Information"` MTR 3.13's (each was "not a rule number"); a
+    section changed in place is named once (`changed        IPG 3.5`)."""
+    out = run(judge_home, monkeypatch, "history", "Tardiness")
+    assert out.startswith("IPG 3.1: ")
+    out = run(
+        judge_home, monkeypatch,
+        "diff", "--doc", "ipg", "--from", "2023-11-13", "--to", "2024-09-23", "Deck Problem",
+    )  # fmt: skip
+    assert out.splitlines()[:2] == [
+        "IPG en 2023-11-13 → 2024-09-23: 1 change",
+        "changed        IPG 3.5",
+    ]
+    out = run(
+        judge_home, monkeypatch,
+        "diff", "--doc", "mtr", "--from", "2024-12-16", "--to", "2025-11-10", "Hidden Information",
+    )  # fmt: skip
+    assert out.splitlines()[1] == "changed        MTR 3.13"
+
+
+def test_an_infraction_named_whole_but_for_who_did_it_is_first(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`player drew an extra card` names Hidden Card Error as `drew an extra card` does: IPG
+    2.3 first (it was fourth, after the JAR, Looking at Extra Cards and a drawn match); at
+    Regular REL the JAR's part first."""
+    for asked in ("player drew an extra card", "il mio avversario ha pescato una carta in più"):
+        assert found(judges_and_rules, monkeypatch, asked)[0] == "IPG 2.3"
+    regular = found(judges_and_rules, monkeypatch, "regular REL player drew extra card")
+    assert regular[0] == "JAR a-player-accidentally-draws-more-cards-or-has"
+
+
+def test_web_judge_pages_take_a_sections_title_and_list_the_documents(judge_home: Path) -> None:
+    """/doc lists the three judge documents, each linked to its contents; /doc/ipg/Tardiness
+    is IPG 3.1's page (307 to /doc/ipg/3.1), /history/Tardiness its history, and the diff page
+    takes `rule=Deck Problem` with doc=ipg as IPG 3.5; an unknown part is still a 404."""
+    from starlette.testclient import TestClient
+
+    from search.web.app import create_app
+
+    client = TestClient(create_app(judge_home))
+    for index in ("/doc", "/doc/"):
+        page = client.get(index)
+        assert page.status_code == 200
+        links = re.findall(r'href="(/doc/[a-z]+)"', page.text)
+        assert links == ["/doc/mtr", "/doc/ipg", "/doc/jar"]
+        assert all(client.get(link).status_code == 200 for link in links)
+    moved = client.get("/doc/ipg/Tardiness", follow_redirects=False)
+    assert (moved.status_code, moved.headers["location"]) == (307, "/doc/ipg/3.1")
+    assert "Tardiness" in client.get("/doc/ipg/Tardiness").text
+    assert "IPG 3.1" in client.get("/history/Tardiness").text
+    diff = client.get(
+        "/api/diff", params={"doc": "ipg", "rule": "Deck Problem", "from": "2023-11-13"}
+    )
+    assert [c["to"] for c in diff.json()["changes"]] == ["IPG 3.5"]
+    assert client.get("/doc/ipg/nonsense").status_code == 404

@@ -88,6 +88,9 @@ class Language:
     # The tournament words that ask a judge without naming what about ("penalità", "juge",
     # "torneo", "REL"): every part of the judge documents has them.
     asking_words: frozenset[str] = frozenset()
+    # Who did it ("player", "avversario"): a query that names an infraction whole but for them
+    # names it ("player drew an extra card": Hidden Card Error, as "drew an extra card" does).
+    player_words: frozenset[str] = frozenset()
     # The language's name in English sentences ("no French text for 704"), and a few searches
     # the web app's home page offers in it.
     english_name: str = ""
@@ -271,6 +274,7 @@ LANGUAGES: dict[str, Language] = {
         ),
         # Plurals (danni: danno, pedine: pedina) and the imperative cards print (sacrifica).
         printed_forms=(("i", "o", True), ("i", "e", True), ("e", "a", True), ("a", "are", True)),
+        player_words=word_set("giocatore giocatori avversario avversari"),
         asking_words=word_set(
             "penalità penalita penalizzazione sanzione sanzioni giudice giudici arbitro "
             "torneo tornei rel penalizzato penalizzata penalizzati penalizzare sanzionato"
@@ -439,6 +443,7 @@ LANGUAGES: dict[str, Language] = {
             ("ez", "ir", False),
             ("ez", "re", False),
         ),
+        player_words=word_set("joueur joueurs adversaire adversaires"),
         asking_words=word_set(
             "pénalité pénalités penalite sanction sanctions juge juges arbitre tournoi tournois "
             "rel pénalisé pénalisée pénalisés pénaliser sanctionné"
@@ -575,6 +580,7 @@ LANGUAGES: dict[str, Language] = {
         ),
         # Plurals (vidas: vida) and the imperative cards print (adivina: adivinar).
         printed_forms=(("s", "", True), ("a", "ar", True)),
+        player_words=word_set("jugador jugadores rival rivales oponente oponentes contrincante"),
         asking_words=word_set(
             "penalización penalizacion penalizaciones penalidad sanción sancion sanciones "
             "juez jueces árbitro arbitro torneo torneos rel penalizado penalizada penalizados "
@@ -696,6 +702,9 @@ LANGUAGES: dict[str, Language] = {
             "multi ffa"
         ),
         variant_phrases=("todos contra todos", "cada um por si"),
+        player_words=word_set(
+            "jogador jogadores oponente oponentes adversário adversario adversários"
+        ),
         asking_words=word_set(
             "penalidade penalidades sanção sanções juiz juízes torneio torneios rel penalizado "
             "penalizada penalizar"
@@ -861,6 +870,7 @@ LANGUAGES: dict[str, Language] = {
             "archenemy scheme schemes vanguard conspiracy conspiracies draft booster boosters "
             "free-for-all melee multi ffa"
         ),
+        player_words=word_set("player players opponent opponents"),
         asking_words=word_set(
             "penalty penalties judge judges tournament tournaments rel penalized penalised "
             "penalize penalise"

@@ -65,8 +65,8 @@ def command(
     rule = " ".join(words) or None
     doc = doc.lower()
     with problems_as_errors():
-        if rule is not None and doc == "cr":
-            rule = numbered(rule)
+        if rule is not None:  # a title: the CR's rule, or --doc's section ("Tardiness")
+            rule = numbered(rule, doc)
         payload = payloads.diff(
             library_records(langs or ("en",)), from_, to, langs, rule, ignore_typography, doc
         )
@@ -88,7 +88,9 @@ def command(
             + (backwards if one["from"] > one["to"] else "")
         )
         for change in one["changes"]:
-            numbers = " → ".join(n for n in (change["from"], change["to"]) if n)
+            # A rule changed in place is named once ("changed 509.1i"); a moved one, both.
+            ends = dict.fromkeys(n for n in (change["from"], change["to"]) if n)
+            numbers = " → ".join(ends)
             note = " (cited rule numbers only)" if change["references_only"] else ""
             echo(f"{change['status']:14} {numbers}{note}")
             if change["diff"]:

@@ -181,12 +181,13 @@ def problems_as_errors() -> Iterator[None]:
         raise click.ClickException(str(problem)) from None
 
 
-def numbered(rule: str) -> str:
+def numbered(rule: str, doc: str | None = None) -> str:
     """A rule asked by its title in any language (`Trample`, `tocco letale`: 702.19; as `show`
-    reads it, payloads.titled_number), else as written."""
+    reads it, payloads.titled_number), or a judge document's section by its title (`Tardiness`:
+    IPG 3.1; with `doc`, only that document's), else as written."""
     if not payloads.may_be_a_title(rule):
         return rule
     from search.session import open_engine
 
     with open_engine() as engine:
-        return payloads.titled_number(engine, rule) or rule
+        return payloads.titled_number(engine, rule, doc) or rule

@@ -321,13 +321,16 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
         raise payloads.Problem("numbering: to (the edition compared to) or both", 400)
     ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
     doc = diff_document(query.get("doc"))
+    rule = query.get("rule")
+    if rule and payloads.may_be_a_title(rule):  # rule=Trample, doc=ipg&rule=Deck Problem
+        rule = payloads.titled_number(library.engine(), rule, doc) or rule
     # As `diff --json`: without to=, the newest edition; without from=, the one before to=.
     return payloads.diff(
         library.records(),
         query.get("from") or None,
         query.get("to") or None,
         _langs(request),
-        query.get("rule"),
+        rule,
         ignore,
         doc,
         numbering,
@@ -406,6 +409,8 @@ def create_app(home: Path) -> Starlette:
         Route("/", pages.home_page),
         # {..:path}: a key may hold a slash ("Exilio / Exiliar"), links escape it as %2F.
         Route("/rule/{rule:path}", pages.rule_page),
+        Route("/doc", pages.documents_page),
+        Route("/doc/", pages.documents_page),
         Route("/doc/{doc:str}", pages.doc_page),
         Route("/doc/{doc:str}/{part:path}", pages.doc_page),
         Route("/history/{rule:path}", pages.history_page),

@@ -307,7 +307,19 @@ async def doc_page(request: Request) -> Response:
         return error_page(404, f"{doc} — mtgrules", f"no such document; valid: {', '.join(JUDGE)}")
     if not part.strip():  # /doc/ipg: its contents
         return await _contents_page(request, doc)
-    return await _rule_page(request, f"{doc.upper()} {part}")
+    shown = await _rule_page(request, f"{doc.upper()} {part}")
+    if shown.status_code == 404 and payloads.may_be_a_title(part):
+        # /doc/ipg/Tardiness: the section it titles, as `show Tardiness` finds it.
+        key = await _library(request).with_engine(payloads.titled_number, part, doc)
+        if key is not None and rule_href(key) != request.url.path:
+            return RedirectResponse(rule_href(key), status_code=307)
+    return shown
+
+
+async def documents_page(request: Request) -> Response:
+    """/doc: the judge documents, each a link to its contents."""
+    documents = {doc: DOCUMENTS[doc] for doc in JUDGE}
+    return page("documents.html", title="judge documents — mtgrules", documents=documents)
 
 
 async def _contents_page(request: Request, doc: str) -> Response:
