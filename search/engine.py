@@ -844,6 +844,7 @@ class Engine:
         query's language's texts and terms (and English ones), closest first, as written."""
         from difflib import get_close_matches
 
+        from corpus.model.lemmas import LANGS as LEMMA_LANGUAGES
         from indexer.analyzers import folding_analyzer
         from search.parse import QUESTION_WORDS, is_stop_word, languages_of
 
@@ -864,7 +865,11 @@ class Engine:
         per_word: dict[str, list[str]] = {}
         for token in folding_analyzer()(text):
             # A word the language's dictionary knows is spelt right ("morire", "succede").
-            spelt = lemmas and any(lemmas.lemmas(token.text, lang) for lang in languages)
+            # A query whose language is not told ("dégâts de commandant") is checked in each
+            # language's: "dégâts" is a French word, not a misspelt English "designates".
+            spelt = lemmas and any(
+                lemmas.lemmas(token.text, lang) for lang in (languages or LEMMA_LANGUAGES)
+            )
             common = is_stop_word(token.text) or token.text in QUESTION_WORDS  # "comment"
             if len(token.text) > 2 and token.text not in known and not spelt and not common:
                 close = get_close_matches(token.text, words, n=most, cutoff=0.75)

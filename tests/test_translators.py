@@ -369,3 +369,13 @@ def test_diff_and_history_say_what_a_date_between_editions_was_read_as(full: Pat
     assert out.startswith("725.1 of 2025-11-14 (726.1 now)")
     payload = json.loads(run("history", "725.1", "--edition", "2025-12-01", "--json")[1])
     assert payload["edition_note"] == note
+
+
+def test_a_word_of_a_language_the_query_does_not_tell_is_no_misspelling(full: Path):
+    """`dégâts de commandant` (its language not told by its words): "dégâts" is a French
+    word, so it is no misspelt English "designates"; it is damage (a curated everyday word),
+    and the commander damage rules answer."""
+    code, out, err = run("search", "dégâts de commandant", "--brief")
+    assert code == 0
+    assert "did you mean" not in err
+    assert "704.6c" in [line.split(" — ")[0] for line in out.splitlines()[:3]]
