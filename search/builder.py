@@ -129,24 +129,27 @@ def build(
     if not groups:
         raise QueryError(f"query {text!r} has only common words (stop words); add a content word")
     query: Any = And(groups) if every_word else Or(groups)
-    if not every_word:
-        # Words of a question that stand together in a rule ("toughness 0" in 704.5f) say
-        # more than the same words apart.
-        words = [t for t in tokens if not t.startswith('"')]
-        near = [
-            _phrase(field, f"{a} {b}", PHRASE_WEIGHT)
+    # Words of a question that stand together in a rule ("toughness 0" in 704.5f) say
+    # more than the same words apart.
+    words = [t for t in tokens if not t.startswith('"')]
+    near = [
+        _phrase(field, f"{a} {b}", PHRASE_WEIGHT)
+        for a, b in near_pairs(words)
+        for field in every_field
+    ]
+    if languages and "en" not in languages:
+        # The same in English, through the words' translations ("costituzione 0").
+        near += [
+            _phrase(text_field("en"), f"{x} {y}", PHRASE_WEIGHT * TRANSLATION_WEIGHT)
             for a, b in near_pairs(words)
-            for field in every_field
+            for x in _english_of(a, translations)
+            for y in _english_of(b, translations)
         ]
-        if languages and "en" not in languages:
-            # The same in English, through the words' translations ("costituzione 0").
-            near += [
-                _phrase(text_field("en"), f"{x} {y}", PHRASE_WEIGHT * TRANSLATION_WEIGHT)
-                for a, b in near_pairs(words)
-                for x in _english_of(a, translations)
-                for y in _english_of(b, translations)
-            ]
-        query = Or([query, *[p for p in near if p is not None]])
+    near = [p for p in near if p is not None]
+    if not every_word:
+        query = Or([query, *near])
+    elif near:  # every word required, those side by side first ("toughness 0": 704.5f)
+        query = AndMaybe(query, Or(near))
     phrases = [
         _phrase(field, phrase, PHRASE_WEIGHT if " " in phrase else TRANSLATION_WEIGHT)
         for lang, phrase in named_phrases(tokens, translations)

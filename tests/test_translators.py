@@ -379,3 +379,10 @@ def test_a_word_of_a_language_the_query_does_not_tell_is_no_misspelling(full: Pa
     assert code == 0
     assert "did you mean" not in err
     assert "704.6c" in [line.split(" — ")[0] for line in out.splitlines()[:3]]
+
+
+def test_words_side_by_side_in_a_rule_put_it_first_when_every_word_is_required(full: Path):
+    """`toughness 0`: 704.5f, where the two words stand together ("has toughness 0 or less"),
+    first; the doubling rules' "+X/+0" have both words apart (it was ninth)."""
+    code, out, _ = run("search", "toughness 0", "--brief")
+    assert code == 0 and out.startswith("704.5f — ")

@@ -138,6 +138,9 @@ def test_translators_api_answers_what_json_prints(full: Path):
         assert response.json() == printed, url
     page = client.get("/diff", params={"from": "2024-09-20", "to": "2024-11-08", "rule": "509"})
     assert 'class="change moved-changed"' in page.text
+    # Backwards, as `diff` says it: the newer edition first.
+    page = client.get("/diff", params={"from": "2024-11-08", "to": "2024-09-20", "rule": "509"})
+    assert "(backwards: from the newer edition to the older)</h2>" in page.text
 
 
 def test_the_icon_browsers_ask_for_is_there(client: TestClient):
