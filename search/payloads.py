@@ -450,6 +450,13 @@ def _show_part(
         )
     if not results and filters.edition and filters.edition_of(part) is None:
         raise Problem(_not_yet_in_effect(engine, doc, part, filters), 404)
+    if not results and doc == "jar":
+        # A JAR part's key is its heading's first words, cut: the start of one is that part
+        # (`show "JAR a player sees a card"`: a-player-sees-a-card-in-a-library).
+        started = {r.key for r in engine.versions.with_keys([], [f"{part}-"])}
+        if len(started) == 1:
+            part = started.pop()
+            results = engine.lookup_part(part, filters)
     if not results:
         raise Problem(_no_such_part(engine, asked, part), 404)
     keys = {r.key for r in results}

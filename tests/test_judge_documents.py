@@ -1804,3 +1804,14 @@ def test_web_judge_pages_take_a_sections_title_and_list_the_documents(judge_home
     )
     assert [c["to"] for c in diff.json()["changes"]] == ["IPG 3.5"]
     assert client.get("/doc/ipg/nonsense").status_code == 404
+
+
+def test_a_jar_part_is_shown_by_the_start_of_its_heading(
+    judge_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`show "JAR a player sees a card"`: the one part whose key starts so (its key is its
+    heading's first words, cut); a start several parts share is still no part."""
+    out = run(judge_home, monkeypatch, "show", "JAR a player sees a card")
+    assert out.startswith("JAR a-player-sees-a-card-in-a-library — A player sees a card")
+    said = refused(judge_home, monkeypatch, "show", "JAR a player")
+    assert said.startswith("error: the JAR in the library has no JAR a-player; its parts: ")
