@@ -1815,3 +1815,17 @@ def test_a_jar_part_is_shown_by_the_start_of_its_heading(
     assert out.startswith("JAR a-player-sees-a-card-in-a-library — A player sees a card")
     said = refused(judge_home, monkeypatch, "show", "JAR a player")
     assert said.startswith("error: the JAR in the library has no JAR a-player; its parts: ")
+
+
+def test_the_rules_enforcement_level_and_deck_checks_are_named_in_every_language(
+    judges_and_rules: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`quali sono i livelli di applicazione delle regole`, `niveau d'application des règles`
+    (MTR 1.12; they found the CR's layers, 613) and `comprobación de mazo` (MTR 2.8) are the
+    MTR's sections first: curated names, the MTR being in English only."""
+    for asked, part in (
+        ("quali sono i livelli di applicazione delle regole", "MTR 1.12"),
+        ("niveau d'application des règles", "MTR 1.12"),
+        ("comprobación de mazo", "MTR 2.8"),
+    ):
+        assert found(judges_and_rules, monkeypatch, asked)[0] == part, asked
