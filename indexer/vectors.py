@@ -246,11 +246,10 @@ def embed_build(home: Path, folder: Path) -> Embedded:
     import orjson
 
     from corpus.library import write_atomic
-
-    write_atomic(folder / MEANING_ROWS, orjson.dumps([list(vars(r).values()) for r in rows]))
     from indexer import answered
 
-    answered.write(home, folder)  # before the marker: vectors ready, answered questions too
+    write_atomic(folder / MEANING_ROWS, orjson.dumps([list(vars(r).values()) for r in rows]))
+    answered.write(home, folder, rows)  # before the marker: vectors ready, answered questions too
     marker = {
         "folder": folder.name,
         "encoder": package_version(),

@@ -17,25 +17,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from indexer.answered import NUMBERED, asked_in, folded
+
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "eval"
 OUT = ROOT / "corpus" / "data" / "answered-questions.tsv"
-NUMBERED = "2026-08-07"  # the English edition the tuning files' rule numbers are (its keys)
-
-
-def rows(path: Path) -> list[tuple[str, str, str]]:
-    """(id, question, expected) of a query file."""
-    found = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        qid, question, _, expected, *_ = line.split("\t")
-        found.append((qid, question.strip(), expected))
-    return found
-
-
-def folded(question: str) -> str:
-    return " ".join(question.casefold().split())
 
 
 def answers(expected: str) -> list[str]:
@@ -53,7 +39,7 @@ def answers(expected: str) -> list[str]:
 
 
 def main() -> int:
-    frozen = {folded(q) for path in EVAL.glob("frozen*.tsv") for _, q, _ in rows(path)}
+    frozen = {folded(q) for path in EVAL.glob("frozen*.tsv") for _, q, _ in asked_in(path)}
     lines = [
         "# Questions the tuning files answer (scripts/derive-answered; eval/*.tsv but the frozen"
         " files, and none a frozen file asks).",
@@ -66,7 +52,7 @@ def main() -> int:
         if path.name.startswith("frozen"):
             continue
         kept = 0
-        for qid, question, expected in rows(path):
+        for qid, question, expected in asked_in(path):
             if folded(question) in frozen or folded(question) in seen or not answers(expected):
                 continue
             seen.add(folded(question))

@@ -14,7 +14,7 @@ query is its tag's first part (`es-question`: es), its kind the rest (question).
 The development queries are about the embedded corpus, so by default they run in a fresh
 temporary MTGRULES_HOME (the four seeds only); `--library` runs them against yours. The file's
 own questions (by file name, or word for word) are left out of the answered questions the
-encoder compares a query with (MTGRULES_ANSWERED_EXCLUDE, search/meaning.py)."""
+encoder compares a query with (MTGRULES_ANSWERED_EXCLUDE, indexer/answered.py)."""
 
 from __future__ import annotations
 

@@ -20,7 +20,6 @@ Thread-safe."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import threading
 from collections.abc import Collection, Sequence
@@ -39,9 +38,6 @@ PREPARING = "note: meaning-based ranking is being prepared; answering by words m
 # near as the question is (cosine): leaving each tuning file out of the questions in turn, 0.5
 # and 0.55 read best (1218 and 1217 of 1472 in the top 3; 0.6: 1211, 0.7: 1199, none: 1137).
 ANSWERED_FLOOR = 0.55
-# Only for measuring (scripts/eval): a query file whose questions are left out of the answered
-# ones, so that a file is not measured on its own answers.
-ANSWERED_EXCLUDE = "MTGRULES_ANSWERED_EXCLUDE"
 
 
 @dataclass(frozen=True)
@@ -91,24 +87,11 @@ class Meaning:
 
     @cached_property
     def _answered(self) -> tuple[Any, list[Any]] | None:
-        """The answered questions' vectors (indexer/answered.py) and, for each, the rows of
-        the keys that answer it; None without them."""
-        import numpy as np
+        """The answered questions' vectors and, for each, the rows of the keys that answer it
+        (indexer/answered.py); None without them."""
+        from indexer.answered import EXCLUDED, read
 
-        from indexer.answered import read
-
-        found = read(self.folder)
-        if found is None:
-            return None
-        vectors, entries = found
-        kept = list(range(len(entries)))
-        if excluded := os.environ.get(ANSWERED_EXCLUDE):
-            kept = [i for i in kept if not _measured_on(entries[i], excluded)]
-        at: dict[str, list[int]] = {}
-        for index, row in enumerate(self.rows):
-            at.setdefault(row.key, []).append(index)
-        rows = [np.array([i for k in entries[e]["keys"] for i in at.get(k, ())]) for e in kept]
-        return np.ascontiguousarray(vectors[kept]), rows
+        return read(self.folder, os.environ.get(EXCLUDED))
 
     def encoder(self) -> Any:
         from indexer.encoder import load
@@ -207,30 +190,6 @@ def with_answers(scores: Any, alike: Any, rows: Sequence[Any]) -> Any:
     raised = np.array(scores, copy=True)
     raised[rows[best]] = np.maximum(raised[rows[best]], alike[best])
     return raised
-
-
-def _measured_on(entry: dict[str, Any], path: str) -> bool:
-    """Whether an answered question is one of the query file's (its file, or its words)."""
-    name = Path(path).name
-    if entry["source"].split(":")[0] == name:
-        return True
-    return _folded(entry["question"]) in _questions_of(path)
-
-
-@functools.cache
-def _questions_of(path: str) -> frozenset[str]:
-    with contextlib.suppress(OSError):
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-        return frozenset(
-            _folded(line.split("\t")[1])
-            for line in lines
-            if line.strip() and not line.startswith("#") and "\t" in line
-        )
-    return frozenset()
-
-
-def _folded(question: str) -> str:
-    return " ".join(question.casefold().split())
 
 
 def _frozen(values: Collection[str] | None) -> frozenset[str] | None:
