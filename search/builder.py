@@ -76,7 +76,7 @@ def build(
     query's language when known; its words are then searched as typed in that language's text
     only (French "partie" is not English "party"), and elsewhere through their translations;
     those in `english` (English words of a query in another language) in English too."""
-    from whoosh.query import And, AndMaybe, Or, Term
+    from whoosh.query import And, AndMaybe, Or
 
     every_field = [f for lang in (languages or INDEX_LANGS) for f in fields_for(lang)]
     if not languages:
@@ -101,10 +101,10 @@ def build(
         # not a "1" anywhere (the MTR's appendices came before 704.5q and 122.3).
         as_written = _phrase if number and "/" in token else _word
         alternatives: list[Any] = [as_written(field, token, 1.0) for field in fields]
-        # A rule's number is that rule too, not only the texts citing it ("100 cards" is no
-        # section: a number without its dot is a count).
-        if "." in token and RuleNumber.written(token) is not None:
-            alternatives.append(Term("key", token, boost=RULE_NUMBER_BOOST))
+        # A rule's number is that rule too ("100 cards" is no section: a number without its
+        # dot is a count).
+        if "." in token and (rule := _rule_key(token)) is not None:
+            alternatives.append(rule)
         translated = word_translations(word, translations, languages or INDEX_LANGS)
         alternatives += [
             _word(field, term, TRANSLATION_WEIGHT)
@@ -361,10 +361,17 @@ def _with_rule_keys(node: Any) -> Any:
     (`205.4d OR trample` left 205.4d out)."""
     from whoosh.query import Or, Term  # loaded already: the query was just parsed
 
-    if (
-        isinstance(node, Term)
-        and node.fieldname == text_field("en")
-        and RuleNumber.written(str(node.text)) is not None
-    ):
-        return Or([node, Term("key", str(node.text), boost=RULE_NUMBER_BOOST)])
+    english = isinstance(node, Term) and node.fieldname == text_field("en")
+    if english and (rule := _rule_key(str(node.text))) is not None:
+        return Or([node, rule])
     return node
+
+
+def _rule_key(token: str) -> Any:
+    """The rule a rule number among a query's words names, by its key, ahead of the texts that
+    cite it; None for a token that is no rule number."""
+    from whoosh.query import Term
+
+    if RuleNumber.written(token) is None:
+        return None
+    return Term("key", token, boost=RULE_NUMBER_BOOST)

@@ -677,6 +677,14 @@ def may_be_a_title(rule: str) -> bool:
     return not written and "@" not in rule and not gone_place(rule.strip())
 
 
+def as_titled(engine: Engine, rule: str, doc: str | None = None) -> str:
+    """What `history` and `diff` are asked, with a title read as the rule or section it
+    titles (`Trample`: 702.19; `Tardiness`: IPG 3.1), as `show` reads it; else as written."""
+    if not may_be_a_title(rule):
+        return rule
+    return titled_number(engine, rule, doc) or rule
+
+
 def titled_number(engine: Engine, title: str, doc: str | None = None) -> str | None:
     """The number of the rule a title names in any language ("tocco letale", "Trample": 702.2,
     702.19), as `show` finds it, else the judge document's section it titles ("Tardiness":
@@ -1173,7 +1181,7 @@ def history(
         "oldest_loaded": loaded[0][0],
         "history": [asdict(e) for e in events],
         "subrules": subrules,
-        **(_read_as([(asked_edition, edition)], "English") if edition else {}),
+        **_read_as([(asked_edition, edition or "")], "English"),
     }
     if earlier := _numbered_before(number, events, loaded, texts, compared, ignore_typography):
         payload["before"] = earlier

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpus.model.mechanics import result_key
-from corpus.model.numbers import RuleNumber
 from search import builder
 from search.parse import Query, asks
 from search.query import QueryError, Translations
@@ -190,8 +189,6 @@ def finds(
     languages: tuple[str, ...] = (),
     english: bool = False,
 ) -> bool:
-    if RuleNumber.written(word) is not None and reader.doc_frequency("key", word):
-        return True  # a rule's number: that rule, even where no text cites it
     try:
         query, _ = builder.build(
             word, translations, languages=languages, english=[word] if english else []

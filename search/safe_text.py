@@ -20,10 +20,16 @@ import click
 _UNSAFE = r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
+def _undecoded_byte(code: int) -> str | None:
+    """The byte a lone surrogate stands for ("\\xe9"): a byte of a file name that is no UTF-8
+    (surrogateescape); None for another character."""
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else None
+
+
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
-    if 0xDC80 <= code <= 0xDCFF:  # a byte of a file name that is no UTF-8 (surrogateescape)
-        return f"\\x{code - 0xDC00:02x}"
+    if byte := _undecoded_byte(code):
+        return byte
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -58,7 +64,8 @@ def _escaped_in_json(match: re.Match[str]) -> str:
     """A \\u escape; a byte of a file name that is no UTF-8 (a lone surrogate, which no UTF-8
     reader takes) written as the terminal shows it, "\\xe9"."""
     code = ord(match.group())
-    return f"\\\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+    byte = _undecoded_byte(code)
+    return byte.replace("\\", "\\\\") if byte else f"\\u{code:04x}"
 
 
 def echo(message: object = "", err: bool = False, nl: bool = True) -> None:

@@ -214,6 +214,12 @@ class Document:
             counts[record.kind] = counts.get(record.kind, 0) + 1
         return counts
 
+    def counted(self) -> dict[str, Any]:
+        """What it holds, as `sources --json` and `add --json` both name it: `records` (a
+        count), `counts` (by kind), `dropped_lines` (a count)."""
+        counts = dict(sorted(self.counts().items()))
+        return {"records": len(self.records), "counts": counts, "dropped_lines": len(self.dropped)}
+
     def summary(self) -> dict[str, Any]:
         return {
             "source": self.source,
@@ -221,10 +227,8 @@ class Document:
             "edition": self.edition,
             "format": self.layout,
             "format_reason": self.layout_reason,
-            "records": len(self.records),
-            "counts": self.counts(),
+            **self.counted(),
             "dropped": [asdict(d) for d in self.dropped],
-            "dropped_lines": len(self.dropped),
             "warnings": list(self.warnings),
             "metadata": dict(self.metadata),
             "sha256": self.sha256,

@@ -102,10 +102,7 @@ def keep(
         "lang": document.lang,
         "edition": document.edition,
         "format": document.layout,
-        # As `sources --json` names them: records (a count), counts (per kind), dropped_lines.
-        "records": len(document.records),
-        "counts": dict(sorted(document.counts().items())),
-        "dropped_lines": len(document.dropped),
+        **document.counted(),  # as `sources --json` names them
         "warnings": list(document.warnings),
         **({"note": note} if note else {}),
     }

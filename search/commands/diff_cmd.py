@@ -85,7 +85,7 @@ def command(
         plural = "" if count == 1 else "s"
         echo(
             f"{name}{one['lang']} {one['from']} → {one['to']}: {count} change{plural}"
-            + (backwards if one["from"] > one["to"] else "")
+            + (backwards if one["backwards"] else "")
         )
         for change in one["changes"]:
             # A rule changed in place is named once ("changed 509.1i"); a moved one, both.

@@ -185,9 +185,9 @@ def numbered(rule: str, doc: str | None = None) -> str:
     """A rule asked by its title in any language (`Trample`, `tocco letale`: 702.19; as `show`
     reads it, payloads.titled_number), or a judge document's section by its title (`Tardiness`:
     IPG 3.1; with `doc`, only that document's), else as written."""
-    if not payloads.may_be_a_title(rule):
+    if not payloads.may_be_a_title(rule):  # no engine opened for a number
         return rule
     from search.session import open_engine
 
     with open_engine() as engine:
-        return payloads.titled_number(engine, rule, doc) or rule
+        return payloads.as_titled(engine, rule, doc)

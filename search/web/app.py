@@ -322,8 +322,8 @@ def api_diff(library: Library, request: Request) -> dict[str, Any]:
     ignore = query.get("ignore_typography", "") in ("1", "true", "yes")
     doc = diff_document(query.get("doc"))
     rule = query.get("rule")
-    if rule and payloads.may_be_a_title(rule):  # rule=Trample, doc=ipg&rule=Deck Problem
-        rule = payloads.titled_number(library.engine(), rule, doc) or rule
+    if rule and payloads.may_be_a_title(rule):  # rule=Trample; doc=ipg&rule=Deck Problem
+        rule = payloads.as_titled(library.engine(), rule, doc)  # (no engine for a number)
     # As `diff --json`: without to=, the newest edition; without from=, the one before to=.
     return payloads.diff(
         library.records(),
@@ -352,8 +352,8 @@ def api_history(library: Library, request: Request) -> dict[str, Any]:
         raise payloads.Problem(f"edition: {EDITION_FORMS}", 400)
     exact = request.query_params.get("exact_typography", "") in ("1", "true", "yes")
     rule = request.path_params["rule"]
-    if payloads.may_be_a_title(rule):  # /api/history/Trample, as `history Trample`
-        rule = payloads.titled_number(library.engine(), rule) or rule
+    if payloads.may_be_a_title(rule):  # /api/history/Trample (no engine for a number)
+        rule = payloads.as_titled(library.engine(), rule)
     return payloads.history(library.records(), rule, at, not exact)
 
 
